@@ -1,0 +1,110 @@
+/* Affine, bounds and colour-transform arithmetic. */
+#include "config.h"
+
+#include <math.h>
+
+#include "bonebake/geom.h"
+
+bb_affine bb_affine_identity(void)
+{
+	bb_affine m = { 1, 0, 0, 1, 0, 0 };
+	return m;
+}
+
+bb_affine bb_affine_mul(bb_affine p, bb_affine q)
+{
+	bb_affine r;
+
+	r.a = p.a * q.a + p.c * q.b;
+	r.b = p.b * q.a + p.d * q.b;
+	r.c = p.a * q.c + p.c * q.d;
+	r.d = p.b * q.c + p.d * q.d;
+	r.tx = p.a * q.tx + p.c * q.ty + p.tx;
+	r.ty = p.b * q.tx + p.d * q.ty + p.ty;
+	return r;
+}
+
+bb_vec2 bb_affine_apply(bb_affine m, double x, double y)
+{
+	bb_vec2 v = { m.a * x + m.c * y + m.tx, m.b * x + m.d * y + m.ty };
+	return v;
+}
+
+int bb_affine_invert(bb_affine m, bb_affine *out)
+{
+	double det = m.a * m.d - m.b * m.c;
+	bb_affine r;
+
+	if (det == 0 || !isfinite(det)) {
+		*out = bb_affine_identity();
+		return 0;
+	}
+	r.a = m.d / det;
+	r.b = -m.b / det;
+	r.c = -m.c / det;
+	r.d = m.a / det;
+	r.tx = -(r.a * m.tx + r.c * m.ty);
+	r.ty = -(r.b * m.tx + r.d * m.ty);
+	*out = r;
+	return 1;
+}
+
+bb_affine bb_affine_translate(double x, double y)
+{
+	bb_affine m = { 1, 0, 0, 1, x, y };
+	return m;
+}
+
+bb_affine bb_affine_scale(double sx, double sy)
+{
+	bb_affine m = { sx, 0, 0, sy, 0, 0 };
+	return m;
+}
+
+bb_bounds bb_bounds_empty(void)
+{
+	bb_bounds b = { INFINITY, INFINITY, -INFINITY, -INFINITY };
+	return b;
+}
+
+void bb_bounds_add(bb_bounds *b, double x, double y)
+{
+	if (x < b->x0) b->x0 = x;
+	if (y < b->y0) b->y0 = y;
+	if (x > b->x1) b->x1 = x;
+	if (y > b->y1) b->y1 = y;
+}
+
+void bb_bounds_union(bb_bounds *b, bb_bounds o)
+{
+	if (bb_bounds_is_empty(o))
+		return;
+	bb_bounds_add(b, o.x0, o.y0);
+	bb_bounds_add(b, o.x1, o.y1);
+}
+
+int bb_bounds_is_empty(bb_bounds b)
+{
+	return !(b.x0 <= b.x1 && b.y0 <= b.y1);
+}
+
+bb_color_xform bb_color_xform_identity(void)
+{
+	bb_color_xform c = { { 1, 1, 1, 1 }, { 0, 0, 0, 0 } };
+	return c;
+}
+
+bb_color_xform bb_color_xform_concat(bb_color_xform o, bb_color_xform i)
+{
+	bb_color_xform r;
+
+	r.mul.r = i.mul.r * o.mul.r;
+	r.mul.g = i.mul.g * o.mul.g;
+	r.mul.b = i.mul.b * o.mul.b;
+	r.mul.a = i.mul.a * o.mul.a;
+	r.add.r = i.add.r * o.mul.r + o.add.r;
+	r.add.g = i.add.g * o.mul.g + o.add.g;
+	r.add.b = i.add.b * o.mul.b + o.add.b;
+	r.add.a = i.add.a * o.mul.a + o.add.a;
+	return r;
+}

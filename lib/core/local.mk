@@ -1,0 +1,9 @@
+lib_libbonebake_core_la_SOURCES += \
+	lib/core/status.c \
+	lib/core/geom.c \
+	lib/core/util.c \
+	lib/core/util.h
+bonebakeinclude_HEADERS += \
+	lib/include/bonebake/bonebake.h \
+	lib/include/bonebake/status.h \
+	lib/include/bonebake/geom.h

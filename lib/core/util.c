@@ -1,0 +1,213 @@
+/* Checked allocation, files and paths. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/util.h"
+
+void *bb__calloc(size_t n, size_t size)
+{
+	if (n == 0 || size == 0)
+		return calloc(1, 1);
+	if (n > SIZE_MAX / size)
+		return NULL;
+	return calloc(n, size);
+}
+
+void *bb__realloc_array(void *p, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	return realloc(p, (n * size) != 0 ? n * size : 1);
+}
+
+int bb__grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	size_t ncap;
+	void *np;
+
+	if (need <= *cap)
+		return 1;
+	ncap = *cap ? *cap : 8;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2)
+			return 0;
+		ncap *= 2;
+	}
+	np = bb__realloc_array(*p, ncap, size);
+	if (!np)
+		return 0;
+	*p = np;
+	*cap = ncap;
+	return 1;
+}
+
+char *bb__strdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
+bb_status bb__read_file(const char *path, size_t max_bytes, char **data,
+                        size_t *size, bb_error *err)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+
+	*data = NULL;
+	*size = 0;
+	if (!f)
+		return bb_error_set(err, BB_ERR_IO, path, NULL, "cannot open: %s",
+		                    strerror(errno));
+	for (;;) {
+		if (!bb__grow((void **)&buf, &cap, len + 65536 + 1, 1)) {
+			fclose(f);
+			free(buf);
+			return bb_error_set(err, BB_ERR_NOMEM, path, NULL, "out of memory");
+		}
+		n = fread(buf + len, 1, cap - len - 1, f);
+		len += n;
+		if (len > max_bytes) {
+			fclose(f);
+			free(buf);
+			return bb_error_set(err, BB_ERR_LIMIT, path, NULL,
+			                    "file larger than the limit of %zu bytes",
+			                    max_bytes);
+		}
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		fclose(f);
+		free(buf);
+		return bb_error_set(err, BB_ERR_IO, path, NULL, "read error");
+	}
+	fclose(f);
+	buf[len] = '\0';
+	*data = buf;
+	*size = len;
+	return BB_OK;
+}
+
+bb_status bb__write_file_atomic(const char *path, const void *data,
+                                size_t size, bb_error *err)
+{
+	char tmp[4096];
+	int fd;
+	FILE *f;
+
+	if (snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path) >= (int)sizeof tmp)
+		return bb_error_set(err, BB_ERR_IO, path, NULL, "path too long");
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return bb_error_set(err, BB_ERR_IO, path, NULL, "cannot create: %s",
+		                    strerror(errno));
+	fchmod(fd, 0644);
+	f = fdopen(fd, "wb");
+	if (!f) {
+		close(fd);
+		unlink(tmp);
+		return bb_error_set(err, BB_ERR_IO, path, NULL, "cannot open: %s",
+		                    strerror(errno));
+	}
+	if ((size && fwrite(data, 1, size, f) != size) || fflush(f) != 0) {
+		fclose(f);
+		unlink(tmp);
+		return bb_error_set(err, BB_ERR_IO, path, NULL, "write failed: %s",
+		                    strerror(errno));
+	}
+	if (fclose(f) != 0 || rename(tmp, path) != 0) {
+		unlink(tmp);
+		return bb_error_set(err, BB_ERR_IO, path, NULL, "cannot write: %s",
+		                    strerror(errno));
+	}
+	return BB_OK;
+}
+
+void bb__dirname(const char *path, char *buf, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash) {
+		snprintf(buf, size, ".");
+		return;
+	}
+	if (slash == path) {
+		snprintf(buf, size, "/");
+		return;
+	}
+	snprintf(buf, size, "%.*s", (int)(slash - path), path);
+}
+
+const char *bb__basename(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+int bb__path_join(char *buf, size_t size, const char *dir, const char *rel)
+{
+	int n;
+
+	if (rel[0] == '/' || !dir || !dir[0] || strcmp(dir, ".") == 0)
+		n = snprintf(buf, size, "%s", rel);
+	else
+		n = snprintf(buf, size, "%s/%s", dir, rel);
+	return n >= 0 && (size_t)n < size;
+}
+
+void bb__jpath_init(bb__jpath *p)
+{
+	p->buf[0] = '\0';
+	p->len = 0;
+}
+
+static size_t jpath_append(bb__jpath *p, const char *s)
+{
+	size_t old = p->len, n = strlen(s);
+
+	if (p->len + n >= sizeof p->buf)
+		n = sizeof p->buf - 1 - p->len;
+	memcpy(p->buf + p->len, s, n);
+	p->len += n;
+	p->buf[p->len] = '\0';
+	return old;
+}
+
+size_t bb__jpath_key(bb__jpath *p, const char *key)
+{
+	size_t old = p->len;
+
+	if (p->len)
+		jpath_append(p, ".");
+	jpath_append(p, key);
+	return old;
+}
+
+size_t bb__jpath_index(bb__jpath *p, size_t i)
+{
+	char tmp[32];
+
+	snprintf(tmp, sizeof tmp, "[%zu]", i);
+	return jpath_append(p, tmp);
+}
+
+void bb__jpath_pop(bb__jpath *p, size_t len)
+{
+	if (len <= p->len) {
+		p->len = len;
+		p->buf[len] = '\0';
+	}
+}

@@ -1,0 +1,13 @@
+/* bonebake — umbrella header for libbonebake. */
+#ifndef BONEBAKE_H
+#define BONEBAKE_H
+
+#include "status.h"
+#include "geom.h"
+#include "image.h"
+#include "diff.h"
+#include "model.h"
+#include "eval.h"
+#include "render.h"
+
+#endif

@@ -1,0 +1,103 @@
+/* bonebake — evaluation: (model, tracks, time) -> pose -> draw list.
+ *
+ * A pose is per-frame state allocated once and reused; bb_pose_eval is a
+ * pure function of the model, the tracks and t, so frames may be evaluated
+ * in any order and in parallel (one pose per thread). */
+#ifndef BONEBAKE_EVAL_H
+#define BONEBAKE_EVAL_H
+
+#include "geom.h"
+#include "image.h"
+#include "model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One animation playing on the figure. */
+typedef struct bb_track {
+	int anim;          /* animation index in the armature */
+	double start;      /* figure time (s) at which the track starts */
+	int mask;          /* bone mask index, or -1 for every bone */
+	int transient;     /* 1: the track has no effect before `start` and,
+	                      when not looping, after its end (overlay, face);
+	                      0: it holds its first/last pose (body) */
+} bb_track;
+
+enum { BB_MAX_TRACKS = 8, BB_MAX_OVERRIDES = 64 };
+
+/* Zero-initialised means: default skin, no flip, no bone overlay. */
+typedef struct bb_eval_options {
+	int skin;          /* skin index; 0 is the format's default */
+	int flip;          /* mirror horizontally about the figure origin */
+	int show_bones;    /* append bone/joint markers to the draw list */
+	int n_overrides;   /* slot display overrides (applied as setup) */
+	struct { int slot, display; } overrides[BB_MAX_OVERRIDES];
+} bb_eval_options;
+
+/* Draw list: the only thing the rasterizer sees. */
+typedef enum bb_draw_kind {
+	BB_DRAW_RECT = 0,   /* rounded rectangle centred on m's origin */
+	BB_DRAW_QUAD,       /* 4 vertices TL, TR, BR, BL with texture coords */
+	BB_DRAW_MESH        /* triangles over vertices with texture coords */
+} bb_draw_kind;
+
+typedef struct bb_draw_item {
+	bb_draw_kind kind;
+	int slot;                /* source slot, -1 for overlay markers */
+	bb_blend blend;
+	bb_color_xform color;    /* applied to the fill / texture colour */
+	/* RECT: m maps rect space (centre at 0,0) to world */
+	bb_affine m;
+	double w, h, radius;
+	bb_rgba fill;            /* straight colour */
+	/* QUAD / MESH: world vertices, texture coords in texture pixels */
+	const bb_image *texture; /* borrowed from the model */
+	int premultiplied;       /* texture pixels are premultiplied already */
+	int nverts;
+	const bb_vec2 *verts;
+	const bb_vec2 *uvs;
+	int nindices;            /* MESH: 3 per triangle; QUAD: 0 */
+	const int *indices;
+	const bb_rgba *vcolors;  /* optional per-vertex colours, or NULL */
+} bb_draw_item;
+
+typedef struct bb_drawlist {
+	int count;
+	const bb_draw_item *items;
+} bb_drawlist;
+
+typedef struct bb_pose bb_pose;
+
+/* Returns a new pose for one armature of m (borrowed: m must outlive it).
+ * Free with bb_pose_free.  Fails with BB_ERR_USAGE (bad index), NOMEM. */
+bb_status bb_pose_new(const bb_model *m, int armature, bb_pose **out,
+                      bb_error *err);
+void bb_pose_free(bb_pose *p);
+
+/* Evaluates the figure at time t (seconds).  Fails with BB_ERR_USAGE for a
+ * bad track/skin/override, BB_ERR_NOMEM. Not thread-safe per pose. */
+bb_status bb_pose_eval(bb_pose *p, const bb_track *tracks, int ntracks,
+                       double t, const bb_eval_options *opts, bb_error *err);
+
+/* Results of the last bb_pose_eval, valid until the next one. */
+const bb_drawlist *bb_pose_drawlist(const bb_pose *p);
+int bb_pose_bone_count(const bb_pose *p);
+/* World matrix of a bone in the figure's space (before any view). */
+bb_affine bb_pose_bone_world(const bb_pose *p, int bone);
+/* Slots in paint order (back to front): slot index at position i. */
+int bb_pose_slot_order(const bb_pose *p, int i);
+int bb_pose_slot_display(const bb_pose *p, int slot);
+bb_color_xform bb_pose_slot_color(const bb_pose *p, int slot);
+
+/* Bounds of everything the draw list paints, in world space. */
+bb_bounds bb_drawlist_bounds(const bb_drawlist *dl);
+
+/* Frames rendered for an animation: round(d*fps) when looping (the end pose
+ * equals the start and is not repeated), floor(d*fps)+1 when not; at least 1. */
+long bb_frame_count(double duration, double fps, int loop);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,98 @@
+/* bonebake — the loaded animation model (read-only after loading).
+ *
+ * Every input format lands in one bb_model: a list of armatures, each with
+ * bones, slots, skins, animations.  Loaders are picked by sniffing the file's
+ * content; no flag names the format. */
+#ifndef BONEBAKE_MODEL_H
+#define BONEBAKE_MODEL_H
+
+#include <stddef.h>
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct bb_model bb_model;
+
+/* Zero-initialised means the defaults in brackets. */
+typedef struct bb_load_options {
+	size_t max_file_bytes;   /* [64 MiB] largest input document */
+	int max_bones;           /* [10000] per armature */
+	int max_keys;            /* [1000000] keys per animation */
+	const char *atlas_path;  /* texture atlas to use instead of the default */
+	const char *format;      /* force a loader by name (NULL: sniff) */
+} bb_load_options;
+
+/* Loads `path` into a new model (free with bb_model_free).  Fails with
+ * BB_ERR_IO (unreadable), BB_ERR_INPUT (invalid; err names the file and the
+ * field path), BB_ERR_LIMIT, BB_ERR_NOMEM.  Thread-safe (no shared state). */
+bb_status bb_model_load(const char *path, const bb_load_options *opts,
+                        bb_model **out, bb_error *err);
+void bb_model_free(bb_model *m);
+
+/* Name of the loader that read the model ("bonebake-skeleton", ...). */
+const char *bb_model_format(const bb_model *m);
+/* Names of the loaders in the loader table, NULL-terminated. */
+const char *const *bb_loader_names(void);
+
+int bb_model_armature_count(const bb_model *m);
+/* Index of the armature named `name`, or -1. */
+int bb_model_find_armature(const bb_model *m, const char *name);
+/* The armature rendered when none is named (a format's default). */
+int bb_model_default_armature(const bb_model *m);
+
+/* A read-only summary of one armature. Strings borrowed from the model. */
+typedef struct bb_armature_info {
+	const char *name;
+	double fps;            /* the file's frame rate (sampling default) */
+	int bones, slots, skins, animations, meshes, iks, events, masks;
+} bb_armature_info;
+
+void bb_model_armature_info(const bb_model *m, int armature,
+                            bb_armature_info *out);
+
+/* Animation layers: which track an animation plays on by default. */
+typedef enum bb_anim_layer {
+	BB_LAYER_BODY = 0,
+	BB_LAYER_OVERLAY = 1,
+	BB_LAYER_FACE = 2
+} bb_anim_layer;
+
+typedef struct bb_anim_info {
+	const char *name;
+	double duration;      /* seconds */
+	int loop;             /* 1: wraps; 0: plays once and holds/stops */
+	bb_anim_layer layer;  /* default layer */
+	int timelines, keys;
+} bb_anim_info;
+
+int bb_model_anim_count(const bb_model *m, int armature);
+int bb_model_find_anim(const bb_model *m, int armature, const char *name);
+void bb_model_anim_info(const bb_model *m, int armature, int anim,
+                        bb_anim_info *out);
+
+int bb_model_bone_count(const bb_model *m, int armature);
+const char *bb_model_bone_name(const bb_model *m, int armature, int bone);
+int bb_model_bone_parent(const bb_model *m, int armature, int bone);
+int bb_model_find_bone(const bb_model *m, int armature, const char *name);
+
+int bb_model_slot_count(const bb_model *m, int armature);
+const char *bb_model_slot_name(const bb_model *m, int armature, int slot);
+int bb_model_find_slot(const bb_model *m, int armature, const char *name);
+/* Index of a named display variant of a slot (e.g. "fist"), or -1. */
+int bb_model_find_slot_display(const bb_model *m, int armature, int slot,
+                               const char *name);
+
+int bb_model_skin_count(const bb_model *m, int armature);
+const char *bb_model_skin_name(const bb_model *m, int armature, int skin);
+int bb_model_find_skin(const bb_model *m, int armature, const char *name);
+
+/* Named bone masks (the native format's "upperBody"). */
+int bb_model_find_mask(const bb_model *m, int armature, const char *name);
+const char *bb_model_mask_name(const bb_model *m, int armature, int mask);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,51 @@
+/* bonebake — status codes and the caller-owned error record.
+ *
+ * Every fallible call returns a bb_status; details go into a bb_error the
+ * caller owns (fixed buffers, no allocation).  The library never prints. */
+#ifndef BONEBAKE_STATUS_H
+#define BONEBAKE_STATUS_H
+
+#include <stdarg.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A closed set.  The CLI maps them to exit codes (see README). */
+typedef enum bb_status {
+	BB_OK = 0,
+	BB_ERR_USAGE,     /* bad argument from the caller (options, names) */
+	BB_ERR_INPUT,     /* malformed or invalid input file */
+	BB_ERR_IO,        /* cannot read or write a file */
+	BB_ERR_NOMEM,     /* allocation failed */
+	BB_ERR_LIMIT,     /* input exceeds a configured limit */
+	BB_ERR_MISMATCH,  /* image sizes differ (diff) */
+	BB_ERR_INTERNAL   /* a bug */
+} bb_status;
+
+enum { BB_ERROR_FILE_MAX = 256, BB_ERROR_PATH_MAX = 256, BB_ERROR_MSG_MAX = 512 };
+
+typedef struct bb_error {
+	bb_status status;
+	char file[BB_ERROR_FILE_MAX];   /* file the error is about ("" if none) */
+	char path[BB_ERROR_PATH_MAX];   /* field path, e.g. bones[3].parent ("" if none) */
+	char message[BB_ERROR_MSG_MAX];
+	int line, column;               /* 0 when unknown */
+} bb_error;
+
+/* Returns a static English name for a status ("ok", "bad input", ...). */
+const char *bb_status_string(bb_status s);
+
+/* Fills err (when non-NULL) and returns s.  The single funnel every failure
+ * in the library goes through.  file/path may be NULL. */
+bb_status bb_error_set(bb_error *err, bb_status s, const char *file,
+                       const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* Formats "file: path: message" (parts omitted when empty) into buf. */
+void bb_error_format(const bb_error *err, char *buf, unsigned long size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

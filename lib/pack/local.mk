@@ -1,0 +1,1 @@
+# lib/pack — owned by the pack work (issue 4)

@@ -1,0 +1,169 @@
+/* Shared CLI helpers. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+int cli_exit_code(bb_status s)
+{
+	switch (s) {
+	case BB_OK: return EXIT_OK;
+	case BB_ERR_USAGE: return EXIT_USAGE;
+	case BB_ERR_INPUT: return EXIT_INPUT;
+	case BB_ERR_LIMIT: return EXIT_INPUT;
+	case BB_ERR_IO: return EXIT_IO;
+	case BB_ERR_MISMATCH: return EXIT_MISMATCH;
+	case BB_ERR_NOMEM: return EXIT_INTERNAL;
+	case BB_ERR_INTERNAL: return EXIT_INTERNAL;
+	}
+	return EXIT_INTERNAL;
+}
+
+int cli_fail(const bb_error *err)
+{
+	char buf[1200];
+
+	bb_error_format(err, buf, sizeof buf);
+	fprintf(stderr, "bonebake: %s\n", buf);
+	return cli_exit_code(err->status);
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "bonebake %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'bonebake %s --help'.\n", cmd);
+	return EXIT_USAGE;
+}
+
+void cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "bonebake: warning: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void cli_progress_start(cli_progress *p, const char *label, long total, int quiet)
+{
+	p->enabled = !quiet && isatty(2) && total > 0;
+	p->label = label;
+	p->total = total;
+	p->done = 0;
+	p->last_pct = -1;
+}
+
+void cli_progress_step(cli_progress *p, long n)
+{
+	int pct;
+
+	p->done += n;
+	if (!p->enabled)
+		return;
+	pct = (int)(p->done * 100 / p->total);
+	if (pct == p->last_pct)
+		return;
+	p->last_pct = pct;
+	fprintf(stderr, "\r%s %ld/%ld (%d%%)", p->label, p->done, p->total, pct);
+	fflush(stderr);
+}
+
+void cli_progress_end(cli_progress *p)
+{
+	if (p->enabled && p->last_pct >= 0)
+		fprintf(stderr, "\r\033[K");
+}
+
+int cli_parse_size(const char *s, int *w, int *h)
+{
+	char *end;
+	long a, b;
+
+	errno = 0;
+	a = strtol(s, &end, 10);
+	if (end == s || (*end != 'x' && *end != 'X'))
+		return 0;
+	s = end + 1;
+	b = strtol(s, &end, 10);
+	if (end == s || *end || errno || a <= 0 || b <= 0 || a > 32768 || b > 32768)
+		return 0;
+	*w = (int)a;
+	*h = (int)b;
+	return 1;
+}
+
+int cli_parse_double(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || *end || errno || !isfinite(v))
+		return 0;
+	*out = v;
+	return 1;
+}
+
+int cli_parse_xy(const char *s, double *x, double *y)
+{
+	char buf[128];
+	char *comma;
+
+	if (strlen(s) >= sizeof buf)
+		return 0;
+	strcpy(buf, s);
+	comma = strchr(buf, ',');
+	if (!comma)
+		return 0;
+	*comma = '\0';
+	return cli_parse_double(buf, x) && cli_parse_double(comma + 1, y);
+}
+
+int cli_parse_int(const char *s, int min, int max, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (end == s || *end || errno || v < min || v > max)
+		return 0;
+	*out = (int)v;
+	return 1;
+}
+
+void cli_json_string(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	fputc('"', f);
+	for (; *p; p++) {
+		switch (*p) {
+		case '"': fputs("\\\"", f); break;
+		case '\\': fputs("\\\\", f); break;
+		case '\n': fputs("\\n", f); break;
+		case '\r': fputs("\\r", f); break;
+		case '\t': fputs("\\t", f); break;
+		default:
+			if (*p < 0x20)
+				fprintf(f, "\\u%04x", *p);
+			else
+				fputc(*p, f);
+		}
+	}
+	fputc('"', f);
+}

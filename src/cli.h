@@ -1,0 +1,64 @@
+/* Shared pieces of the bonebake CLI: exit codes, error printing, progress.
+ * The CLI only includes the public headers in lib/include/bonebake/. */
+#ifndef BB_CLI_H
+#define BB_CLI_H
+
+#include <stdio.h>
+
+#include "bonebake/bonebake.h"
+
+/* Exit codes shared by every command (documented in README.md). */
+enum {
+	EXIT_OK = 0,
+	EXIT_DIFFERENT = 1,   /* diff: differences beyond budget */
+	EXIT_USAGE = 2,       /* bad command line */
+	EXIT_INPUT = 3,       /* bad input file (invalid, out of range, over a limit) */
+	EXIT_IO = 4,          /* cannot read or write */
+	EXIT_MISMATCH = 5,    /* diff: image sizes differ */
+	EXIT_MISSING = 6,     /* diff: files missing or added on one side */
+	EXIT_INTERNAL = 70    /* out of memory or a bug */
+};
+
+/* Maps a library status to the exit code above. */
+int cli_exit_code(bb_status s);
+/* Prints "bonebake: <file>: <path>: <message>" to stderr and returns the
+ * exit code for err->status. */
+int cli_fail(const bb_error *err);
+/* Prints "bonebake <cmd>: <message>" and a --help hint; returns EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Progress on stderr: a single rewritten line when stderr is a terminal,
+ * nothing otherwise (or when quiet). */
+typedef struct cli_progress {
+	int enabled;
+	const char *label;
+	long total, done;
+	int last_pct;
+} cli_progress;
+
+void cli_progress_start(cli_progress *p, const char *label, long total, int quiet);
+void cli_progress_step(cli_progress *p, long n);
+void cli_progress_end(cli_progress *p);
+
+/* Parses "WxH" into two positive ints; returns 0 on error. */
+int cli_parse_size(const char *s, int *w, int *h);
+/* Parses "X,Y" into two doubles; returns 0 on error. */
+int cli_parse_xy(const char *s, double *x, double *y);
+/* Parses a finite double / a non-negative int; returns 0 on error. */
+int cli_parse_double(const char *s, double *out);
+int cli_parse_int(const char *s, int min, int max, int *out);
+
+/* Writes a JSON string literal (quotes and escapes) to f. */
+void cli_json_string(FILE *f, const char *s);
+
+/* Commands (one cmd-<name>.c each). */
+int cmd_info(int argc, char **argv);
+int cmd_render(int argc, char **argv);
+int cmd_pose(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_pack(int argc, char **argv);
+int cmd_sheet(int argc, char **argv);
+
+#endif

@@ -1,0 +1,9 @@
+src_bonebake_SOURCES += \
+	src/main.c \
+	src/cli.c \
+	src/cli.h \
+	src/cmd-info.c \
+	src/cmd-render.c \
+	src/cmd-pose.c \
+	src/figure.c \
+	src/figure.h

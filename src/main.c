@@ -1,0 +1,60 @@
+/* bonebake — command table. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "info", cmd_info, "list armatures, animations, frame counts" },
+	{ "render", cmd_render, "render animations to PNG frames + frames.json" },
+	{ "pose", cmd_pose, "print bone world matrices and draw lists as JSON" },
+	/* { "diff", cmd_diff, "compare PNG files or folders (regression diffs)" }, */
+	/* { "pack", cmd_pack, "pack PNG files into sprite sheets with metadata" }, */
+	/* { "sheet", cmd_sheet, "render animations and pack them into sheets" }, */
+};
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: bonebake COMMAND [OPTIONS] ...\n\ncommands:\n");
+	for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'bonebake COMMAND --help' describes a command's options.\n"
+	           "Exit codes: 0 ok, 1 differences (diff), 2 usage, 3 bad input,\n"
+	           "4 I/O, 5 size mismatch (diff), 6 missing/added files (diff),\n"
+	           "70 internal error.\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("bonebake %s\n", PACKAGE_VERSION);
+		return EXIT_OK;
+	}
+	for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "bonebake: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return EXIT_USAGE;
+}

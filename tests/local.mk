@@ -1,0 +1,2 @@
+# Unit tests (Check), one binary per module.
+EXTRA_DIST += tests/cli/lib.sh
