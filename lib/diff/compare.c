@@ -1,0 +1,495 @@
+/* Pixel comparison: the YIQ colour distance (Kotsarenko and Ramos), the
+ * anti-aliasing detector pixelmatch uses (Vysniauskas 2009), and the diff
+ * image.  See bonebake/diff.h for the alpha-aware model.
+ *
+ * Speed: rows are compared with memcmp first, identical 32-bit pixels are
+ * skipped before any arithmetic, and the floating-point work (and the AA
+ * detector, the costly part) only runs on pixels whose bytes differ. */
+#include "config.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bonebake/diff.h"
+#include "core/util.h"
+#include "diff/internal.h"
+
+/* compat_pixelmatch must reproduce pixelmatch's double arithmetic bit for
+ * bit; a fused multiply-add would round differently. */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+/* The largest squared YIQ distance (black against white). */
+#define YIQ_MAX_DELTA 35215.0
+
+/* Colours of the diff image. */
+static const uint8_t DIFF_RGB[3] = { 255, 0, 0 };
+static const uint8_t AA_RGB[3] = { 255, 255, 0 };
+
+struct cmp {
+	const bb_image *a, *b;
+	int w, h;
+	int compat, white_bg;
+	double limit;           /* squared distance above which a pixel differs */
+};
+
+static inline uint32_t load32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static inline const uint8_t *pixel(const bb_image *img, int x, int y)
+{
+	return img->px + (size_t)y * img->stride + (size_t)x * 4;
+}
+
+/* Squared YIQ distance of a colour difference (pixelmatch 7's constants,
+ * evaluated in the same order). */
+static inline double yiq_sq(double dr, double dg, double db)
+{
+	double y = dr * 0.29889531 + dg * 0.58662247 + db * 0.11448223;
+	double i = dr * 0.59597799 - dg * 0.27417610 - db * 0.32180189;
+	double q = dr * 0.21147017 - dg * 0.52261711 + db * 0.31114694;
+
+	return 0.5053 * y * y + 0.299 * i * i + 0.1957 * q * q;
+}
+
+static inline double luma(double dr, double dg, double db)
+{
+	return dr * 0.29889531 + dg * 0.58662247 + db * 0.11448223;
+}
+
+/* Alpha-aware distance: premultiplied colours over black and over white,
+ * the larger of the two. */
+static double delta_alpha(const uint8_t *p, const uint8_t *q)
+{
+	double dr, dg, db;
+	int da;
+
+	if ((p[3] & q[3]) == 255)
+		return yiq_sq(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
+	if ((p[3] | q[3]) == 0)
+		return 0;
+	dr = (p[0] * p[3] - q[0] * q[3]) / 255.0;
+	dg = (p[1] * p[3] - q[1] * q[3]) / 255.0;
+	db = (p[2] * p[3] - q[2] * q[3]) / 255.0;
+	da = p[3] - q[3];
+	/* over white each side adds 255 - alpha */
+	return fmax(yiq_sq(dr, dg, db), yiq_sq(dr - da, dg - da, db - da));
+}
+
+/* Brightness step between a centre pixel and a neighbour for the AA
+ * detector; with alpha, the backdrop (black or white) that shows the larger
+ * step.  0 when the premultiplied colours are equal. */
+static double bright_alpha(const uint8_t *c, const uint8_t *n)
+{
+	double dr, dg, db, yb, yw;
+	int da;
+
+	if ((c[3] & n[3]) == 255)
+		return luma(c[0] - n[0], c[1] - n[1], c[2] - n[2]);
+	if ((c[3] | n[3]) == 0)
+		return 0;
+	dr = (c[0] * c[3] - n[0] * n[3]) / 255.0;
+	dg = (c[1] * c[3] - n[1] * n[3]) / 255.0;
+	db = (c[2] * c[3] - n[2] * n[3]) / 255.0;
+	da = c[3] - n[3];
+	yb = luma(dr, dg, db);
+	yw = luma(dr - da, dg - da, db - da);
+	return fabs(yw) > fabs(yb) ? yw : yb;
+}
+
+/* pixelmatch's backdrop for translucent pixels, chosen from the byte offset
+ * k of the pixel: 48 or 207 per channel, or white.  `x / phi | 0` in
+ * JavaScript truncates and wraps to int32; so does this. */
+static inline int pm_pattern(size_t k, double div)
+{
+	double t = trunc((double)k / div);
+	int32_t v = (int32_t)(uint32_t)(uint64_t)t;
+
+	return 48 + 159 * (v % 2);
+}
+
+static void pm_backdrop(size_t k, int white, int bg[3])
+{
+	if (white) {
+		bg[0] = bg[1] = bg[2] = 255;
+		return;
+	}
+	bg[0] = 48 + 159 * (int)(k % 2);
+	bg[1] = pm_pattern(k, 1.618033988749895);
+	bg[2] = pm_pattern(k, 2.618033988749895);
+}
+
+/* pixelmatch's colorDelta (unsigned: only its magnitude is counted). */
+static double delta_pm(const uint8_t *p, const uint8_t *q, size_t k, int white)
+{
+	int da = p[3] - q[3], bg[3];
+
+	if (p[3] < 255 || q[3] < 255) {
+		pm_backdrop(k, white, bg);
+		return yiq_sq((p[0] * p[3] - q[0] * q[3] - bg[0] * da) / 255.0,
+		              (p[1] * p[3] - q[1] * q[3] - bg[1] * da) / 255.0,
+		              (p[2] * p[3] - q[2] * q[3] - bg[2] * da) / 255.0);
+	}
+	return yiq_sq(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
+}
+
+/* pixelmatch's brightnessDelta; k is the centre pixel's byte offset. */
+static double bright_pm(const uint8_t *c, const uint8_t *n, size_t k, int white)
+{
+	int da = c[3] - n[3], bg[3];
+
+	if (load32(c) == load32(n))
+		return 0;
+	if (c[3] < 255 || n[3] < 255) {
+		pm_backdrop(k, white, bg);
+		return luma((c[0] * c[3] - n[0] * n[3] - bg[0] * da) / 255.0,
+		            (c[1] * c[3] - n[1] * n[3] - bg[1] * da) / 255.0,
+		            (c[2] * c[3] - n[2] * n[3] - bg[2] * da) / 255.0);
+	}
+	return luma(c[0] - n[0], c[1] - n[1], c[2] - n[2]);
+}
+
+/* Whether the pixel at (x1, y1) has 3 or more identical neighbours (image
+ * borders count as one). */
+static int many_siblings(const bb_image *img, int x1, int y1)
+{
+	int x0 = x1 > 0 ? x1 - 1 : 0, y0 = y1 > 0 ? y1 - 1 : 0;
+	int x2 = x1 + 1 < img->width ? x1 + 1 : x1;
+	int y2 = y1 + 1 < img->height ? y1 + 1 : y1;
+	uint32_t v = load32(pixel(img, x1, y1));
+	int zeroes = x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2;
+	int x, y;
+
+	for (x = x0; x <= x2; x++)
+		for (y = y0; y <= y2; y++) {
+			if (x == x1 && y == y1)
+				continue;
+			zeroes += load32(pixel(img, x, y)) == v;
+			if (zeroes > 2)
+				return 1;
+		}
+	return 0;
+}
+
+/* The anti-aliasing detector on `img` at (x1, y1): the pixel lies between a
+ * darker and a brighter neighbour, and one of those extremes sits in a flat
+ * area of both images.  Neighbours are visited column by column, as
+ * pixelmatch does, so ties resolve the same way. */
+static int antialiased(const struct cmp *c, const bb_image *img, int x1, int y1)
+{
+	int x0 = x1 > 0 ? x1 - 1 : 0, y0 = y1 > 0 ? y1 - 1 : 0;
+	int x2 = x1 + 1 < c->w ? x1 + 1 : x1;
+	int y2 = y1 + 1 < c->h ? y1 + 1 : y1;
+	const uint8_t *cp = pixel(img, x1, y1);
+	size_t k = ((size_t)y1 * (size_t)c->w + (size_t)x1) * 4;
+	int zeroes = x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2;
+	int min_x = 0, min_y = 0, max_x = 0, max_y = 0, x, y;
+	double min = 0, max = 0, d;
+
+	for (x = x0; x <= x2; x++)
+		for (y = y0; y <= y2; y++) {
+			if (x == x1 && y == y1)
+				continue;
+			if (c->compat)
+				d = bright_pm(cp, pixel(img, x, y), k, c->white_bg);
+			else
+				d = bright_alpha(cp, pixel(img, x, y));
+			if (d == 0) {
+				if (++zeroes > 2)
+					return 0;
+			} else if (d < min) {
+				min = d;
+				min_x = x;
+				min_y = y;
+			} else if (d > max) {
+				max = d;
+				max_x = x;
+				max_y = y;
+			}
+		}
+	if (min == 0 || max == 0)
+		return 0;
+	return (many_siblings(c->a, min_x, min_y) &&
+	        many_siblings(c->b, min_x, min_y)) ||
+	       (many_siblings(c->a, max_x, max_y) &&
+	        many_siblings(c->b, max_x, max_y));
+}
+
+/* An unchanged pixel in the diff image: its grey level at 10% opacity on
+ * white (pixelmatch's look), in integers. */
+static inline void put_faded(uint8_t *o, const uint8_t *p)
+{
+	unsigned y = (19588u * p[0] + 38445u * p[1] + 7503u * p[2] + 32768u) >> 16;
+	unsigned v = 255 - ((255 - y) * p[3] + 1275) / 2550;
+
+	o[0] = o[1] = o[2] = (uint8_t)v;
+	o[3] = 255;
+}
+
+/* An ignored pixel: faded, tinted blue so ignored regions stay visible. */
+static inline void put_ignored(uint8_t *o, const uint8_t *p)
+{
+	put_faded(o, p);
+	o[0] = (uint8_t)(o[0] * 13 / 16);
+	o[1] = (uint8_t)(o[1] * 14 / 16);
+}
+
+static inline void put_rgb(uint8_t *o, const uint8_t rgb[3])
+{
+	o[0] = rgb[0];
+	o[1] = rgb[1];
+	o[2] = rgb[2];
+	o[3] = 255;
+}
+
+/* Marks row y's ignored pixels in mask (w bytes); returns how many. */
+static long long ignore_row(const bb_diff_options *o, int w, int y,
+                            uint8_t *mask)
+{
+	long long n = 0;
+	int i, x, x0, x1;
+
+	memset(mask, 0, (size_t)w);
+	for (i = 0; i < o->n_ignore; i++) {
+		const bb_diff_rect *r = &o->ignore[i];
+
+		if (y < r->y || (long long)y >= (long long)r->y + r->h)
+			continue;
+		x0 = r->x < 0 ? 0 : r->x;
+		x1 = (long long)r->x + r->w > w ? w : r->x + r->w;
+		for (x = x0; x < x1; x++) {
+			n += !mask[x];
+			mask[x] = 1;
+		}
+	}
+	return n;
+}
+
+long long bb__diff_ignored_pixels(const bb_diff_options *o, int w, int h)
+{
+	uint8_t *mask;
+	long long n = 0;
+	int y;
+
+	if (!o || o->n_ignore <= 0)
+		return 0;
+	mask = malloc((size_t)w);
+	if (!mask)
+		return 0;
+	for (y = 0; y < h; y++)
+		n += ignore_row(o, w, y, mask);
+	free(mask);
+	return n;
+}
+
+double bb_diff_threshold(const bb_diff_options *opts)
+{
+	return opts && opts->threshold_set ? opts->threshold
+	                                   : BB_DIFF_DEFAULT_THRESHOLD;
+}
+
+bb_status bb_diff_options_check(const bb_diff_options *opts, bb_error *err)
+{
+	double t = bb_diff_threshold(opts);
+	int i;
+
+	if (!(t >= 0.0 && t <= 1.0))
+		return bb_error_set(err, BB_ERR_USAGE, NULL, "threshold",
+		                    "threshold %g outside 0..1", t);
+	if (!opts)
+		return BB_OK;
+	if (opts->aa != BB_DIFF_AA_IGNORE && opts->aa != BB_DIFF_AA_COUNT)
+		return bb_error_set(err, BB_ERR_USAGE, NULL, "aa",
+		                    "unknown anti-aliasing mode %d", (int)opts->aa);
+	if (opts->n_ignore < 0 || opts->n_ignore > BB_DIFF_MAX_IGNORE)
+		return bb_error_set(err, BB_ERR_USAGE, NULL, "ignore",
+		                    "%d ignore regions (0..%d allowed)",
+		                    opts->n_ignore, BB_DIFF_MAX_IGNORE);
+	for (i = 0; i < opts->n_ignore; i++)
+		if (opts->ignore[i].w < 0 || opts->ignore[i].h < 0)
+			return bb_error_set(err, BB_ERR_USAGE, NULL, "ignore",
+			                    "ignore region %d has a negative size", i);
+	return BB_OK;
+}
+
+struct tally {
+	long long diff, aa, changed;
+	double max_sq;
+	int x0, y0, x1, y1;     /* bounding box, inclusive; x0 > x1 when empty */
+};
+
+/* Compares row y.  out is the diff image row or NULL. */
+static void compare_row(const struct cmp *c, int y, const uint8_t *ignore,
+                        int count_aa, uint8_t *out, int mask,
+                        struct tally *t)
+{
+	const uint8_t *ra = pixel(c->a, 0, y), *rb = pixel(c->b, 0, y);
+	int x;
+
+	for (x = 0; x < c->w; x++) {
+		const uint8_t *pa = ra + (size_t)x * 4, *pb = rb + (size_t)x * 4;
+		uint8_t *po = out ? out + (size_t)x * 4 : NULL;
+		double d;
+
+		if (!po) {
+			/* skip runs of identical pixels, four at a time */
+			while (x + 4 <= c->w && memcmp(pa, pb, 16) == 0) {
+				x += 4;
+				pa += 16;
+				pb += 16;
+			}
+			if (x >= c->w)
+				break;
+		}
+		if (ignore && ignore[x]) {
+			if (po && !mask)
+				put_ignored(po, pa);
+			continue;
+		}
+		if (load32(pa) == load32(pb)) {
+			if (po && !mask)
+				put_faded(po, pa);
+			continue;
+		}
+		t->changed++;
+		if (c->compat)
+			d = delta_pm(pa, pb, ((size_t)y * (size_t)c->w + (size_t)x) * 4,
+			             c->white_bg);
+		else
+			d = delta_alpha(pa, pb);
+		if (d > t->max_sq)
+			t->max_sq = d;
+		if (!(d > c->limit)) {
+			if (po && !mask)
+				put_faded(po, pa);
+			continue;
+		}
+		if (!count_aa && (antialiased(c, c->a, x, y) ||
+		                  antialiased(c, c->b, x, y))) {
+			t->aa++;
+			if (po && !mask)
+				put_rgb(po, AA_RGB);
+			continue;
+		}
+		t->diff++;
+		if (po)
+			put_rgb(po, DIFF_RGB);
+		if (x < t->x0) t->x0 = x;
+		if (x > t->x1) t->x1 = x;
+		if (y < t->y0) t->y0 = y;
+		if (y > t->y1) t->y1 = y;
+	}
+}
+
+/* An identical row: only the diff image needs drawing. */
+static void fade_row(const struct cmp *c, int y, const uint8_t *ignore,
+                     uint8_t *out)
+{
+	const uint8_t *ra = pixel(c->a, 0, y);
+	int x;
+
+	for (x = 0; x < c->w; x++)
+		if (ignore && ignore[x])
+			put_ignored(out + (size_t)x * 4, ra + (size_t)x * 4);
+		else
+			put_faded(out + (size_t)x * 4, ra + (size_t)x * 4);
+}
+
+bb_status bb_diff_images(const bb_image *a, const bb_image *b,
+                         const bb_diff_options *opts, bb_diff_result *res,
+                         bb_image **diff_out, bb_error *err)
+{
+	static const bb_diff_options defaults;
+	const bb_diff_options *o = opts ? opts : &defaults;
+	struct tally t = { 0, 0, 0, 0.0, 0, 0, -1, -1 };
+	struct cmp c;
+	bb_image *out = NULL;
+	uint8_t *mask = NULL;
+	long long ignored = 0;
+	bb_status s;
+	int y;
+
+	memset(res, 0, sizeof *res);
+	if (diff_out)
+		*diff_out = NULL;
+	res->a_width = a->width;
+	res->a_height = a->height;
+	res->b_width = b->width;
+	res->b_height = b->height;
+	if (a->width != b->width || a->height != b->height)
+		return bb_error_set(err, BB_ERR_MISMATCH, NULL, NULL,
+		                    "image sizes differ: %dx%d vs %dx%d", a->width,
+		                    a->height, b->width, b->height);
+	s = bb_diff_options_check(o, err);
+	if (s != BB_OK)
+		return s;
+	if (diff_out) {
+		s = bb_image_new(a->width, a->height, &out, err);
+		if (s != BB_OK)
+			return s;
+	}
+	if (o->n_ignore > 0) {
+		mask = malloc((size_t)a->width);
+		if (!mask) {
+			bb_image_free(out);
+			return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL,
+			                    "out of memory");
+		}
+	}
+	c.a = a;
+	c.b = b;
+	c.w = a->width;
+	c.h = a->height;
+	c.compat = o->compat_pixelmatch != 0;
+	c.white_bg = o->compat_white_bg != 0;
+	c.limit = YIQ_MAX_DELTA * bb_diff_threshold(o) * bb_diff_threshold(o);
+	t.x0 = c.w;
+	t.y0 = c.h;
+	for (y = 0; y < c.h; y++) {
+		const uint8_t *ign = NULL;
+		uint8_t *row = out ? out->px + (size_t)y * out->stride : NULL;
+
+		if (mask) {
+			long long n = ignore_row(o, c.w, y, mask);
+
+			ignored += n;
+			ign = n ? mask : NULL;
+		}
+		if (memcmp(pixel(a, 0, y), pixel(b, 0, y), (size_t)c.w * 4) == 0) {
+			if (row && !o->diff_mask)
+				fade_row(&c, y, ign, row);
+			continue;
+		}
+		compare_row(&c, y, ign, o->aa == BB_DIFF_AA_COUNT, row,
+		            o->diff_mask, &t);
+	}
+	free(mask);
+	res->diff_pixels = t.diff;
+	res->aa_pixels = t.aa;
+	res->changed_pixels = t.changed;
+	res->total_pixels = (long long)c.w * c.h - ignored;
+	res->diff_ratio = res->total_pixels > 0
+	                  ? (double)t.diff / (double)res->total_pixels : 0.0;
+	res->max_delta = t.max_sq > 0 ? sqrt(t.max_sq / YIQ_MAX_DELTA) : 0.0;
+	if (res->max_delta > 1.0)
+		res->max_delta = 1.0;
+	if (t.diff > 0) {
+		res->box.x = t.x0;
+		res->box.y = t.y0;
+		res->box.w = t.x1 - t.x0 + 1;
+		res->box.h = t.y1 - t.y0 + 1;
+	}
+	if (diff_out)
+		*diff_out = out;
+	return BB_OK;
+}

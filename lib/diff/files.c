@@ -1,0 +1,210 @@
+/* Comparing PNG files: byte-identical files are recognised before any
+ * decoding, sizes are read from the headers so a size mismatch costs no
+ * decoding either, and budgets are checked in one place. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bonebake/diff.h"
+#include "core/util.h"
+#include "diff/internal.h"
+
+/* PNG files larger than this are refused (as the PNG reader does). */
+#define DIFF_MAX_FILE_BYTES ((size_t)512 << 20)
+
+/* A whole file in memory. */
+struct blob {
+	uint8_t *data;
+	size_t size;
+};
+
+static uint32_t be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+int bb_diff_png_size(const void *data, size_t size, int *width, int *height)
+{
+	static const uint8_t sig[8] = { 137, 80, 78, 71, 13, 10, 26, 10 };
+	const uint8_t *p = data;
+	uint32_t w, h;
+
+	if (size < 33 || memcmp(p, sig, 8) != 0 || be32(p + 8) != 13 ||
+	    memcmp(p + 12, "IHDR", 4) != 0)
+		return 0;
+	w = be32(p + 16);
+	h = be32(p + 20);
+	if (w == 0 || h == 0 || w > BB_IMAGE_MAX_SIDE || h > BB_IMAGE_MAX_SIDE)
+		return 0;
+	*width = (int)w;
+	*height = (int)h;
+	return 1;
+}
+
+/* Reads a regular file whole, sized with fstat: one allocation and, for
+ * most files, one read. */
+static bb_status blob_read(const char *path, struct blob *b, bb_error *err)
+{
+	struct stat st;
+	size_t got = 0;
+	int fd;
+
+	b->data = NULL;
+	b->size = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return bb_error_set(err, BB_ERR_IO, path, NULL, "cannot open: %s",
+		                    strerror(errno));
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return bb_error_set(err, BB_ERR_IO, path, NULL,
+		                    "not a readable regular file");
+	}
+	if ((uintmax_t)st.st_size > DIFF_MAX_FILE_BYTES) {
+		close(fd);
+		return bb_error_set(err, BB_ERR_LIMIT, path, NULL,
+		                    "file larger than the limit of %zu bytes",
+		                    DIFF_MAX_FILE_BYTES);
+	}
+	b->data = malloc((size_t)st.st_size + 1);
+	if (!b->data) {
+		close(fd);
+		return bb_error_set(err, BB_ERR_NOMEM, path, NULL, "out of memory");
+	}
+	while (got < (size_t)st.st_size) {
+		ssize_t n = read(fd, b->data + got, (size_t)st.st_size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+
+			close(fd);
+			free(b->data);
+			b->data = NULL;
+			return bb_error_set(err, BB_ERR_IO, path, NULL,
+			                    "read error: %s", strerror(e));
+		}
+		if (n == 0)
+			break;  /* the file shrank; compare what is there */
+		got += (size_t)n;
+	}
+	close(fd);
+	b->size = got;
+	return BB_OK;
+}
+
+static bb_status blob_decode(const struct blob *b, const char *path,
+                             bb_image **out, bb_error *err)
+{
+	return bb_png_read_mem(b->data, b->size, path, out, err);
+}
+
+/* Identical files: the result of comparing an image with itself, computed
+ * from the header alone. */
+static bb_status same_file(const struct blob *b, const char *path, int w,
+                           int h, const bb_diff_options *opts,
+                           bb_diff_result *res, bb_image **diff_out,
+                           bb_error *err)
+{
+	bb_image *img;
+	bb_status s;
+
+	if (diff_out) {
+		s = blob_decode(b, path, &img, err);
+		if (s != BB_OK)
+			return s;
+		s = bb_diff_images(img, img, opts, res, diff_out, err);
+		bb_image_free(img);
+		res->same_bytes = 1;
+		return s;
+	}
+	memset(res, 0, sizeof *res);
+	res->a_width = res->b_width = w;
+	res->a_height = res->b_height = h;
+	res->total_pixels = (long long)w * h - bb__diff_ignored_pixels(opts, w, h);
+	res->same_bytes = 1;
+	return BB_OK;
+}
+
+bb_status bb_diff_files(const char *path_a, const char *path_b,
+                        const bb_diff_options *opts, bb_diff_result *res,
+                        bb_image **diff_out, bb_error *err)
+{
+	struct blob fa = { NULL, 0 }, fb = { NULL, 0 };
+	bb_image *ia = NULL, *ib = NULL;
+	int aw, ah, bw, bh;
+	bb_status s;
+
+	memset(res, 0, sizeof *res);
+	if (diff_out)
+		*diff_out = NULL;
+	s = bb_diff_options_check(opts, err);
+	if (s != BB_OK)
+		return s;
+	s = blob_read(path_a, &fa, err);
+	if (s != BB_OK)
+		goto fail;
+	s = blob_read(path_b, &fb, err);
+	if (s != BB_OK)
+		goto fail;
+	if (!bb_diff_png_size(fa.data, fa.size, &aw, &ah)) {
+		s = bb_error_set(err, BB_ERR_INPUT, path_a, NULL,
+		                 "not a PNG file (bad signature or header)");
+		goto fail;
+	}
+	if (!bb_diff_png_size(fb.data, fb.size, &bw, &bh)) {
+		s = bb_error_set(err, BB_ERR_INPUT, path_b, NULL,
+		                 "not a PNG file (bad signature or header)");
+		goto fail;
+	}
+	res->a_width = aw;
+	res->a_height = ah;
+	res->b_width = bw;
+	res->b_height = bh;
+	if (fa.size == fb.size && memcmp(fa.data, fb.data, fa.size) == 0) {
+		s = same_file(&fa, path_a, aw, ah, opts, res, diff_out, err);
+		goto fail;
+	}
+	if (aw != bw || ah != bh) {
+		s = bb_error_set(err, BB_ERR_MISMATCH, path_b, NULL,
+		                 "image sizes differ: %dx%d vs %dx%d", aw, ah, bw,
+		                 bh);
+		goto fail;
+	}
+	s = blob_decode(&fa, path_a, &ia, err);
+	free(fa.data);
+	fa.data = NULL;
+	if (s != BB_OK)
+		goto fail;
+	s = blob_decode(&fb, path_b, &ib, err);
+	free(fb.data);
+	fb.data = NULL;
+	if (s != BB_OK)
+		goto fail;
+	s = bb_diff_images(ia, ib, opts, res, diff_out, err);
+fail:
+	free(fa.data);
+	free(fb.data);
+	bb_image_free(ia);
+	bb_image_free(ib);
+	return s;
+}
+
+int bb_diff_within_budget(const bb_diff_budget *b, const bb_diff_result *res)
+{
+	if (!b || (!b->max_pixels_set && !b->max_ratio_set))
+		return res->diff_pixels == 0;
+	if (b->max_pixels_set && res->diff_pixels > b->max_pixels)
+		return 0;
+	if (b->max_ratio_set && res->diff_ratio > b->max_ratio)
+		return 0;
+	return 1;
+}
