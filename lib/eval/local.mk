@@ -1,1 +1,7 @@
-# lib/eval
+lib_libbonebake_core_la_SOURCES += \
+	lib/eval/eval.h \
+	lib/eval/pose.h \
+	lib/eval/timeline.c \
+	lib/eval/pose.c \
+	lib/eval/drawlist.c
+bonebakeinclude_HEADERS += lib/include/bonebake/eval.h

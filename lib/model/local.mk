@@ -1,1 +1,4 @@
-# lib/model
+lib_libbonebake_core_la_SOURCES += \
+	lib/model/model.c \
+	lib/model/model.h
+bonebakeinclude_HEADERS += lib/include/bonebake/model.h

@@ -1,0 +1,217 @@
+/* Pose -> draw list: slot displays in paint order, optional bone markers,
+ * and the bounds of what a draw list paints. */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "eval/pose.h"
+
+static bb_status nomem(bb_error *err)
+{
+	return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
+}
+
+/* Appends an item; its vertex storage (n verts + n uvs) is reserved in
+ * vbuf and addressed by offset until the list is complete. */
+static bb_draw_item *push(bb_pose *p, size_t nverts, bb_vec2 **verts,
+                          bb_vec2 **uvs)
+{
+	bb_draw_item *it;
+
+	if (!bb__grow((void **)&p->items, &p->items_cap, p->nitems + 1,
+	              sizeof *p->items) ||
+	    !bb__grow((void **)&p->voff, &p->voff_cap, p->nitems + 1,
+	              sizeof *p->voff) ||
+	    !bb__grow((void **)&p->vbuf, &p->vcap, p->nv + 2 * nverts,
+	              sizeof *p->vbuf))
+		return NULL;
+	it = &p->items[p->nitems];
+	memset(it, 0, sizeof *it);
+	it->color = bb_color_xform_identity();
+	it->blend = BB_BLEND_NORMAL;
+	it->nverts = (int)nverts;
+	p->voff[p->nitems] = p->nv;
+	if (verts)
+		*verts = p->vbuf + p->nv;
+	if (uvs)
+		*uvs = p->vbuf + p->nv + nverts;
+	p->nv += 2 * nverts;
+	p->nitems++;
+	return it;
+}
+
+static bb_status emit_display(bb_pose *p, int slot, const bb_display *d,
+                              bb_error *err)
+{
+	const bb_slot *sl = &p->a->slots[slot];
+	bb_affine m = bb_affine_mul(p->world[sl->bone], d->local);
+	bb_draw_item *it;
+	bb_vec2 *v, *uv;
+	int i;
+
+	switch (d->kind) {
+	case BB_DISPLAY_NONE:
+	case BB_DISPLAY_ARMATURE:   /* nested armatures: drawn by their own pose */
+		return BB_OK;
+	case BB_DISPLAY_RECT:
+		if (!(it = push(p, 0, NULL, NULL)))
+			return nomem(err);
+		it->kind = BB_DRAW_RECT;
+		it->m = m;
+		it->w = d->u.rect.w;
+		it->h = d->u.rect.h;
+		it->radius = d->u.rect.radius;
+		it->fill = d->u.rect.color;
+		break;
+	case BB_DISPLAY_IMAGE:
+		if (!(it = push(p, 4, &v, &uv)))
+			return nomem(err);
+		it->kind = BB_DRAW_QUAD;
+		it->texture = p->m->textures[d->u.image.texture];
+		for (i = 0; i < 4; i++) {
+			v[i] = bb_affine_apply(m, d->u.image.corners[i].x,
+			                       d->u.image.corners[i].y);
+			uv[i] = d->u.image.uvs[i];
+		}
+		break;
+	case BB_DISPLAY_MESH:
+		if (!(it = push(p, (size_t)d->u.mesh.nverts, &v, &uv)))
+			return nomem(err);
+		it->kind = BB_DRAW_MESH;
+		it->texture = p->m->textures[d->u.mesh.texture];
+		for (i = 0; i < d->u.mesh.nverts; i++) {
+			v[i] = bb_affine_apply(m, d->u.mesh.verts[i].x, d->u.mesh.verts[i].y);
+			uv[i] = d->u.mesh.uvs[i];
+		}
+		it->nindices = d->u.mesh.nindices;
+		it->indices = d->u.mesh.indices;
+		break;
+	default:
+		return BB_OK;
+	}
+	it->slot = slot;
+	it->blend = sl->blend;
+	it->color = p->color[slot];
+	return BB_OK;
+}
+
+/* A marker rectangle from a to b (a line) or centred at a (a joint). */
+static bb_status marker(bb_pose *p, bb_vec2 a, bb_vec2 b, double thick,
+                        bb_rgba color, bb_error *err)
+{
+	bb_draw_item *it = push(p, 0, NULL, NULL);
+	double dx = b.x - a.x, dy = b.y - a.y, len = hypot(dx, dy);
+
+	if (!it)
+		return nomem(err);
+	it->kind = BB_DRAW_RECT;
+	it->slot = -1;
+	it->m = bb_affine_identity();
+	if (len > 0) {
+		it->m.a = dx / len;
+		it->m.b = dy / len;
+		it->m.c = -dy / len;
+		it->m.d = dx / len;
+	}
+	it->m.tx = (a.x + b.x) / 2;
+	it->m.ty = (a.y + b.y) / 2;
+	it->w = len > 0 ? len : thick;
+	it->h = thick;
+	it->radius = thick / 2;
+	it->fill = color;
+	return BB_OK;
+}
+
+static bb_status bone_markers(bb_pose *p, bb_error *err)
+{
+	static const bb_rgba line = { 1, 0.85, 0.1, 0.85 };
+	static const bb_rgba joint = { 0.9, 0.15, 0.15, 0.95 };
+	const bb_armature *a = p->a;
+	bb_status s;
+	int i;
+
+	for (i = 0; i < a->nbones; i++) {
+		int par = a->bones[i].parent;
+		bb_vec2 from, to;
+
+		if (par < 0)
+			continue;
+		from = (bb_vec2){ p->world[par].tx, p->world[par].ty };
+		to = (bb_vec2){ p->world[i].tx, p->world[i].ty };
+		if ((s = marker(p, from, to, 2, line, err)) != BB_OK)
+			return s;
+	}
+	for (i = 0; i < a->nbones; i++) {
+		bb_vec2 at = { p->world[i].tx, p->world[i].ty };
+
+		if ((s = marker(p, at, at, 5, joint, err)) != BB_OK)
+			return s;
+	}
+	return BB_OK;
+}
+
+bb_status bb__build_drawlist(bb_pose *p, const bb_eval_options *o, bb_error *err)
+{
+	const bb_armature *a = p->a;
+	const bb_skin *sk = a->nskins ? &a->skins[o->skin] : NULL;
+	bb_status s;
+	size_t k;
+	int i;
+
+	p->nitems = 0;
+	p->nv = 0;
+	for (i = 0; i < a->nslots; i++)
+		p->order[i] = (sk && sk->draw_order) ? sk->draw_order[i] : i;
+	for (i = 0; sk && i < a->nslots; i++) {
+		int slot = p->order[i], idx = p->display[slot];
+
+		if (idx < 0 || sk->count[slot] == 0)
+			continue;
+		if (idx >= sk->count[slot])   /* past the end: the last display */
+			idx = sk->count[slot] - 1;
+		s = emit_display(p, slot, &a->displays[sk->first[slot] + idx], err);
+		if (s != BB_OK)
+			return s;
+	}
+	if (o->show_bones && (s = bone_markers(p, err)) != BB_OK)
+		return s;
+	for (k = 0; k < p->nitems; k++) {
+		bb_draw_item *it = &p->items[k];
+
+		if (it->nverts) {
+			it->verts = p->vbuf + p->voff[k];
+			it->uvs = it->verts + it->nverts;
+		}
+	}
+	p->dl.count = (int)p->nitems;
+	p->dl.items = p->items;
+	return BB_OK;
+}
+
+bb_bounds bb_drawlist_bounds(const bb_drawlist *dl)
+{
+	bb_bounds b = bb_bounds_empty();
+	int i, k;
+
+	for (i = 0; i < dl->count; i++) {
+		const bb_draw_item *it = &dl->items[i];
+
+		if (it->kind == BB_DRAW_RECT) {
+			double hw = it->w / 2, hh = it->h / 2;
+			static const int sx[4] = { -1, 1, 1, -1 }, sy[4] = { -1, -1, 1, 1 };
+
+			if (it->fill.a <= 0 && it->color.add.a <= 0)
+				continue;
+			for (k = 0; k < 4; k++) {
+				bb_vec2 v = bb_affine_apply(it->m, sx[k] * hw, sy[k] * hh);
+				bb_bounds_add(&b, v.x, v.y);
+			}
+		} else {
+			for (k = 0; k < it->nverts; k++)
+				bb_bounds_add(&b, it->verts[k].x, it->verts[k].y);
+		}
+	}
+	return b;
+}

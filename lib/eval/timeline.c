@@ -1,0 +1,129 @@
+/* Keyframe lookup, easing and track time. */
+#include "config.h"
+
+#include <math.h>
+
+#include "eval/eval.h"
+
+double bb__ease(const bb_anim *an, const bb_interp *ip, double p)
+{
+	double base, seg, f;
+	const float *tab;
+	int n, k;
+
+	switch (ip->kind) {
+	case BB_INTERP_STEP:
+		return 0;
+	case BB_INTERP_LINEAR:
+		return p;
+	case BB_INTERP_QUAD_IN:
+		base = p * p;
+		return (base - p) * ip->param + p;
+	case BB_INTERP_QUAD_OUT:
+		base = 1 - (1 - p) * (1 - p);
+		return (base - p) * ip->param + p;
+	case BB_INTERP_SINE_IN_OUT:
+		base = 0.5 * (1 - cos(p * M_PI));
+		return (base - p) * ip->param + p;
+	case BB_INTERP_TABLE:
+		/* piecewise linear through (0,0), samples, (1,1) */
+		if (p <= 0)
+			return 0;
+		if (p >= 1)
+			return 1;
+		n = ip->ntable;
+		tab = an->tables + ip->table;
+		seg = p * (n + 1);
+		k = (int)floor(seg);
+		f = seg - k;
+		{
+			double from = k == 0 ? 0 : tab[k - 1];
+			double to = k >= n ? 1 : tab[k];
+
+			return from + (to - from) * f;
+		}
+	}
+	return p;
+}
+
+/* Index of the last key with time <= t (binary search); -1 before the
+ * first key. */
+static int find_key(const bb_timeline *t, double time)
+{
+	int lo = 0, hi = t->nkeys - 1, mid;
+
+	if (time < t->times[0])
+		return -1;
+	while (lo < hi) {
+		mid = lo + (hi - lo + 1) / 2;
+		if (t->times[mid] <= time)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
+void bb__timeline_sample(const bb_anim *an, const bb_timeline *t, double time,
+                         double *out)
+{
+	int k = find_key(t, time), i, s = t->stride;
+	const double *v0, *v1;
+	double span, p;
+
+	if (k < 0)
+		k = 0;
+	v0 = t->values + (size_t)k * s;
+	if (k == t->nkeys - 1 || t->interp[k].kind == BB_INTERP_STEP ||
+	    time <= t->times[k]) {
+		for (i = 0; i < s; i++)
+			out[i] = v0[i];
+		return;
+	}
+	v1 = v0 + s;
+	span = t->times[k + 1] - t->times[k];
+	p = span > 0 ? (time - t->times[k]) / span : 1;
+	p = bb__ease(an, &t->interp[k], p);
+	for (i = 0; i < s; i++)
+		out[i] = v0[i] + (v1[i] - v0[i]) * p;
+}
+
+int bb__track_time(const bb_anim *an, const bb_track *tr, double t,
+                   double *local)
+{
+	double lt = t - tr->start, d = an->duration;
+
+	if (lt < 0) {
+		if (tr->transient)
+			return 0;
+		lt = 0;
+	}
+	if (d <= 0) {
+		*local = 0;
+		return 1;
+	}
+	if (an->loop) {
+		lt = fmod(lt, d);
+	} else if (lt > d) {
+		if (tr->transient)
+			return 0;
+		lt = d;
+	}
+	*local = lt;
+	return 1;
+}
+
+long bb_frame_count(double duration, double fps, int loop)
+{
+	double n;
+
+	if (!(duration > 0) || !(fps > 0))
+		return 1;
+	n = duration * fps;
+	if (loop) {
+		n = floor(n + 0.5);
+		return n < 1 ? 1 : (long)n;
+	}
+	/* tolerate representation error: 0.7 * 30 may be 20.999999999999996 */
+	return (long)floor(n + 1e-9) + 1;
+}

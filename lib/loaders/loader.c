@@ -1,0 +1,80 @@
+/* bb_model_load: reads the file, picks a loader by content, validates. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "loaders/loader.h"
+
+static const bb__loader loaders[] = {
+	{ "bonebake-skeleton", bb__sniff_native, bb__load_native },
+};
+
+#define NLOADERS (sizeof loaders / sizeof loaders[0])
+
+const char *const *bb_loader_names(void)
+{
+	static const char *names[NLOADERS + 1];
+	size_t i;
+
+	for (i = 0; i < NLOADERS; i++)
+		names[i] = loaders[i].name;
+	names[NLOADERS] = NULL;
+	return names;
+}
+
+bb_status bb_model_load(const char *path, const bb_load_options *opts,
+                        bb_model **out, bb_error *err)
+{
+	bb_load_options o = opts ? *opts : (bb_load_options){ 0 };
+	bb__load_ctx ctx;
+	const bb__loader *ld = NULL;
+	char *data;
+	size_t size, i;
+	bb_status s;
+
+	*out = NULL;
+	if (!o.max_file_bytes)
+		o.max_file_bytes = (size_t)64 << 20;
+	if (!o.max_bones)
+		o.max_bones = 10000;
+	if (!o.max_keys)
+		o.max_keys = 1000000;
+	s = bb__read_file(path, o.max_file_bytes, &data, &size, err);
+	if (s != BB_OK)
+		return s;
+	memset(&ctx, 0, sizeof ctx);
+	ctx.path = path;
+	ctx.name = bb__basename(path);
+	bb__dirname(path, ctx.dir, sizeof ctx.dir);
+	ctx.data = data;
+	ctx.size = size;
+	ctx.opts = &o;
+	for (i = 0; i < NLOADERS; i++) {
+		if (o.format ? strcmp(o.format, loaders[i].name) == 0
+		             : loaders[i].sniff(data, size, path)) {
+			ld = &loaders[i];
+			break;
+		}
+	}
+	if (!ld) {
+		free(data);
+		if (o.format)
+			return bb_error_set(err, BB_ERR_USAGE, NULL, NULL,
+			                    "unknown format \"%s\"", o.format);
+		return bb_error_set(err, BB_ERR_INPUT, ctx.name, NULL,
+		                    "not a format bonebake reads (%s)",
+		                    "bonebake-skeleton JSON");
+	}
+	s = ld->load(&ctx, out, err);
+	free(data);
+	if (s == BB_OK) {
+		s = bb__model_validate(*out, ctx.name, err);
+		if (s != BB_OK) {
+			bb_model_free(*out);
+			*out = NULL;
+		}
+	}
+	return s;
+}

@@ -1,0 +1,454 @@
+/* The shared model: construction helpers, queries, validation, freeing. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "model/model.h"
+
+bb_model *bb__model_new(const char *format)
+{
+	bb_model *m = calloc(1, sizeof *m);
+
+	if (m)
+		m->format = format;
+	return m;
+}
+
+bb_armature *bb__model_add_armature(bb_model *m)
+{
+	bb_armature *a = bb__realloc_array(m->armatures, (size_t)m->narmatures + 1,
+	                                   sizeof *a);
+	if (!a)
+		return NULL;
+	m->armatures = a;
+	a = &m->armatures[m->narmatures++];
+	memset(a, 0, sizeof *a);
+	return a;
+}
+
+int bb__model_add_texture(bb_model *m, const char *name, bb_image *img)
+{
+	bb_image **t;
+	char **n, *dup = bb__strdup(name);
+
+	if (!dup)
+		return -1;
+	t = bb__realloc_array(m->textures, (size_t)m->ntextures + 1, sizeof *t);
+	if (!t) {
+		free(dup);
+		return -1;
+	}
+	m->textures = t;
+	n = bb__realloc_array(m->texture_names, (size_t)m->ntextures + 1, sizeof *n);
+	if (!n) {
+		free(dup);
+		return -1;
+	}
+	m->texture_names = n;
+	m->textures[m->ntextures] = img;
+	m->texture_names[m->ntextures] = dup;
+	return m->ntextures++;
+}
+
+int bb__model_find_texture(const bb_model *m, const char *name)
+{
+	int i;
+
+	for (i = 0; i < m->ntextures; i++)
+		if (strcmp(m->texture_names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+bb_xform bb__xform_identity(void)
+{
+	bb_xform x = { 0, 0, 0, 0, 1, 1 };
+	return x;
+}
+
+bb_affine bb__xform_matrix(const bb_xform *x)
+{
+	bb_affine m;
+	double r = x->rotation, k = x->rotation + x->skew;
+
+	m.a = cos(r) * x->sx;
+	m.b = sin(r) * x->sx;
+	m.c = -sin(k) * x->sy;
+	m.d = cos(k) * x->sy;
+	m.tx = x->x;
+	m.ty = x->y;
+	return m;
+}
+
+static void free_display(bb_display *d)
+{
+	free(d->name);
+	if (d->kind == BB_DISPLAY_MESH) {
+		free(d->u.mesh.verts);
+		free(d->u.mesh.uvs);
+		free(d->u.mesh.indices);
+	}
+}
+
+static void free_armature(bb_armature *a)
+{
+	int i, j;
+
+	free(a->name);
+	for (i = 0; i < a->nbones; i++)
+		free(a->bones[i].name);
+	free(a->bones);
+	for (i = 0; i < a->nslots; i++)
+		free(a->slots[i].name);
+	free(a->slots);
+	for (i = 0; i < a->nskins; i++) {
+		free(a->skins[i].name);
+		free(a->skins[i].first);
+		free(a->skins[i].count);
+		free(a->skins[i].draw_order);
+	}
+	free(a->skins);
+	for (i = 0; i < a->ndisplays; i++)
+		free_display(&a->displays[i]);
+	free(a->displays);
+	for (i = 0; i < a->nanims; i++) {
+		bb_anim *an = &a->anims[i];
+
+		free(an->name);
+		for (j = 0; j < an->ntimelines; j++) {
+			free(an->timelines[j].times);
+			free(an->timelines[j].values);
+			free(an->timelines[j].interp);
+		}
+		free(an->timelines);
+		free(an->tables);
+	}
+	free(a->anims);
+	for (i = 0; i < a->nmasks; i++) {
+		free(a->masks[i].name);
+		free(a->masks[i].bones);
+	}
+	free(a->masks);
+}
+
+void bb_model_free(bb_model *m)
+{
+	int i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->narmatures; i++)
+		free_armature(&m->armatures[i]);
+	free(m->armatures);
+	for (i = 0; i < m->ntextures; i++) {
+		bb_image_free(m->textures[i]);
+		free(m->texture_names[i]);
+	}
+	free(m->textures);
+	free(m->texture_names);
+	free(m);
+}
+
+/* ---- queries ---------------------------------------------------------- */
+
+static const bb_armature *arm(const bb_model *m, int i)
+{
+	return (i >= 0 && i < m->narmatures) ? &m->armatures[i] : NULL;
+}
+
+const char *bb_model_format(const bb_model *m)
+{
+	return m->format;
+}
+
+int bb_model_armature_count(const bb_model *m)
+{
+	return m->narmatures;
+}
+
+int bb_model_default_armature(const bb_model *m)
+{
+	return m->default_armature;
+}
+
+int bb_model_find_armature(const bb_model *m, const char *name)
+{
+	int i;
+
+	for (i = 0; i < m->narmatures; i++)
+		if (strcmp(m->armatures[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+void bb_model_armature_info(const bb_model *m, int armature,
+                            bb_armature_info *out)
+{
+	const bb_armature *a = arm(m, armature);
+	int i;
+
+	memset(out, 0, sizeof *out);
+	if (!a)
+		return;
+	out->name = a->name;
+	out->fps = a->fps;
+	out->bones = a->nbones;
+	out->slots = a->nslots;
+	out->skins = a->nskins;
+	out->animations = a->nanims;
+	out->masks = a->nmasks;
+	for (i = 0; i < a->ndisplays; i++)
+		if (a->displays[i].kind == BB_DISPLAY_MESH)
+			out->meshes++;
+}
+
+int bb_model_anim_count(const bb_model *m, int armature)
+{
+	const bb_armature *a = arm(m, armature);
+
+	return a ? a->nanims : 0;
+}
+
+int bb_model_find_anim(const bb_model *m, int armature, const char *name)
+{
+	const bb_armature *a = arm(m, armature);
+	int i;
+
+	for (i = 0; a && i < a->nanims; i++)
+		if (strcmp(a->anims[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+void bb_model_anim_info(const bb_model *m, int armature, int anim,
+                        bb_anim_info *out)
+{
+	const bb_armature *a = arm(m, armature);
+	const bb_anim *an;
+	int i;
+
+	memset(out, 0, sizeof *out);
+	if (!a || anim < 0 || anim >= a->nanims)
+		return;
+	an = &a->anims[anim];
+	out->name = an->name;
+	out->duration = an->duration;
+	out->loop = an->loop;
+	out->layer = an->layer;
+	out->timelines = an->ntimelines;
+	for (i = 0; i < an->ntimelines; i++)
+		out->keys += an->timelines[i].nkeys;
+}
+
+int bb_model_bone_count(const bb_model *m, int armature)
+{
+	const bb_armature *a = arm(m, armature);
+
+	return a ? a->nbones : 0;
+}
+
+const char *bb_model_bone_name(const bb_model *m, int armature, int bone)
+{
+	const bb_armature *a = arm(m, armature);
+
+	return (a && bone >= 0 && bone < a->nbones) ? a->bones[bone].name : NULL;
+}
+
+int bb_model_bone_parent(const bb_model *m, int armature, int bone)
+{
+	const bb_armature *a = arm(m, armature);
+
+	return (a && bone >= 0 && bone < a->nbones) ? a->bones[bone].parent : -1;
+}
+
+int bb_model_find_bone(const bb_model *m, int armature, const char *name)
+{
+	const bb_armature *a = arm(m, armature);
+	int i;
+
+	for (i = 0; a && i < a->nbones; i++)
+		if (strcmp(a->bones[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+int bb_model_slot_count(const bb_model *m, int armature)
+{
+	const bb_armature *a = arm(m, armature);
+
+	return a ? a->nslots : 0;
+}
+
+const char *bb_model_slot_name(const bb_model *m, int armature, int slot)
+{
+	const bb_armature *a = arm(m, armature);
+
+	return (a && slot >= 0 && slot < a->nslots) ? a->slots[slot].name : NULL;
+}
+
+int bb_model_find_slot(const bb_model *m, int armature, const char *name)
+{
+	const bb_armature *a = arm(m, armature);
+	int i;
+
+	for (i = 0; a && i < a->nslots; i++)
+		if (strcmp(a->slots[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+int bb_model_find_slot_display(const bb_model *m, int armature, int slot,
+                               const char *name)
+{
+	const bb_armature *a = arm(m, armature);
+	const bb_skin *s;
+	int i;
+
+	if (!a || slot < 0 || slot >= a->nslots || a->nskins == 0)
+		return -1;
+	s = &a->skins[0];
+	for (i = 0; i < s->count[slot]; i++) {
+		const bb_display *d = &a->displays[s->first[slot] + i];
+
+		if (d->name && strcmp(d->name, name) == 0)
+			return i;
+	}
+	return -1;
+}
+
+int bb_model_skin_count(const bb_model *m, int armature)
+{
+	const bb_armature *a = arm(m, armature);
+
+	return a ? a->nskins : 0;
+}
+
+const char *bb_model_skin_name(const bb_model *m, int armature, int skin)
+{
+	const bb_armature *a = arm(m, armature);
+
+	return (a && skin >= 0 && skin < a->nskins) ? a->skins[skin].name : NULL;
+}
+
+int bb_model_find_skin(const bb_model *m, int armature, const char *name)
+{
+	const bb_armature *a = arm(m, armature);
+	int i;
+
+	for (i = 0; a && i < a->nskins; i++)
+		if (strcmp(a->skins[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+int bb_model_find_mask(const bb_model *m, int armature, const char *name)
+{
+	const bb_armature *a = arm(m, armature);
+	int i;
+
+	for (i = 0; a && i < a->nmasks; i++)
+		if (strcmp(a->masks[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+const char *bb_model_mask_name(const bb_model *m, int armature, int mask)
+{
+	const bb_armature *a = arm(m, armature);
+
+	return (a && mask >= 0 && mask < a->nmasks) ? a->masks[mask].name : NULL;
+}
+
+/* ---- validation ------------------------------------------------------- */
+
+static bb_status bad(bb_error *err, const char *file, const char *what, int i)
+{
+	return bb_error_set(err, BB_ERR_INTERNAL, file, NULL,
+	                    "loader produced an invalid model: %s %d", what, i);
+}
+
+static bb_status validate_anim(const bb_armature *a, const bb_anim *an,
+                               const char *file, bb_error *err)
+{
+	int j, k;
+
+	if (!(an->duration >= 0) || !isfinite(an->duration))
+		return bad(err, file, "animation duration", 0);
+	for (j = 0; j < an->ntimelines; j++) {
+		const bb_timeline *t = &an->timelines[j];
+		int limit = t->target == BB_TL_BONE ? a->nbones :
+		            t->target == BB_TL_FIGURE ? 1 : a->nslots;
+
+		if (t->index < 0 || t->index >= limit || t->nkeys < 1 ||
+		    t->stride < 1 || (int)t->prop < 0 || t->prop >= BB_PROP_COUNT)
+			return bad(err, file, "timeline", j);
+		for (k = 0; k < t->nkeys; k++) {
+			const bb_interp *ip = &t->interp[k];
+
+			if (k && t->times[k] < t->times[k - 1])
+				return bad(err, file, "key order in timeline", j);
+			if (ip->kind == BB_INTERP_TABLE &&
+			    (ip->table < 0 || ip->ntable < 0 ||
+			     ip->table > an->ntables - ip->ntable))
+				return bad(err, file, "curve table in timeline", j);
+		}
+	}
+	return BB_OK;
+}
+
+bb_status bb__model_validate(const bb_model *m, const char *file, bb_error *err)
+{
+	int i, j, k;
+
+	if (m->narmatures < 1 || m->default_armature < 0 ||
+	    m->default_armature >= m->narmatures)
+		return bad(err, file, "armature count", m->narmatures);
+	for (i = 0; i < m->narmatures; i++) {
+		const bb_armature *a = &m->armatures[i];
+
+		for (j = 0; j < a->nbones; j++)
+			if (a->bones[j].parent < -1 || a->bones[j].parent >= j)
+				return bad(err, file, "bone parent", j);
+		for (j = 0; j < a->nslots; j++)
+			if (a->slots[j].bone < 0 || a->slots[j].bone >= a->nbones)
+				return bad(err, file, "slot bone", j);
+		for (j = 0; j < a->nskins; j++) {
+			const bb_skin *s = &a->skins[j];
+
+			for (k = 0; k < a->nslots; k++)
+				if (s->count[k] < 0 || s->first[k] < 0 ||
+				    s->first[k] > a->ndisplays - s->count[k])
+					return bad(err, file, "skin display run", k);
+			for (k = 0; s->draw_order && k < a->nslots; k++)
+				if (s->draw_order[k] < 0 || s->draw_order[k] >= a->nslots)
+					return bad(err, file, "draw order entry", k);
+		}
+		for (j = 0; j < a->ndisplays; j++) {
+			const bb_display *d = &a->displays[j];
+
+			if ((d->kind == BB_DISPLAY_IMAGE &&
+			     (d->u.image.texture < 0 || d->u.image.texture >= m->ntextures)) ||
+			    (d->kind == BB_DISPLAY_MESH &&
+			     (d->u.mesh.texture < 0 || d->u.mesh.texture >= m->ntextures)) ||
+			    (d->kind == BB_DISPLAY_ARMATURE &&
+			     (d->u.armature.armature < 0 ||
+			      d->u.armature.armature >= m->narmatures)))
+				return bad(err, file, "display reference", j);
+			if (d->kind == BB_DISPLAY_MESH)
+				for (k = 0; k < d->u.mesh.nindices; k++)
+					if (d->u.mesh.indices[k] < 0 ||
+					    d->u.mesh.indices[k] >= d->u.mesh.nverts)
+						return bad(err, file, "mesh index", k);
+		}
+		for (j = 0; j < a->nanims; j++) {
+			bb_status s = validate_anim(a, &a->anims[j], file, err);
+
+			if (s != BB_OK)
+				return s;
+		}
+	}
+	return BB_OK;
+}

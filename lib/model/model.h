@@ -1,0 +1,201 @@
+/* The shared model's layout, visible to loaders and the evaluator only.
+ * Immutable once a loader returns it.  Every index is validated by the
+ * loader (bb__model_validate re-checks them), so the evaluator trusts them. */
+#ifndef BB_MODEL_MODEL_H
+#define BB_MODEL_MODEL_H
+
+#include <stddef.h>
+
+#include "bonebake/geom.h"
+#include "bonebake/image.h"
+#include "bonebake/model.h"
+
+/* Local transform; radians, y down.  Matrix (DragonBones' toMatrix):
+ * a = cos(r)sx, b = sin(r)sx, c = -sin(r+k)sy, d = cos(r+k)sy. */
+typedef struct bb_xform {
+	double x, y, rotation, skew, sx, sy;
+} bb_xform;
+
+/* How a bone combines with its parent. */
+typedef enum bb_inherit {
+	BB_INHERIT_MATRIX = 0,      /* world = parent ∘ local */
+	BB_INHERIT_FLAGS,           /* DragonBones inherit* flags (see flags) */
+	BB_INHERIT_COMPONENTWISE    /* Cocos: position via parent matrix,
+	                               scales multiplied, skews added */
+} bb_inherit;
+
+enum {
+	BB_INHERIT_ROTATION = 1u << 0,
+	BB_INHERIT_SCALE = 1u << 1,
+	BB_INHERIT_REFLECTION = 1u << 2,
+	BB_INHERIT_TRANSLATION = 1u << 3,
+	BB_INHERIT_ALL = 15u
+};
+
+typedef struct bb_bone {
+	char *name;
+	int parent;            /* -1 for a root; always < own index */
+	bb_xform setup;
+	double length;
+	bb_inherit inherit;
+	unsigned flags;        /* BB_INHERIT_* for BB_INHERIT_FLAGS */
+} bb_bone;
+
+typedef enum bb_display_kind {
+	BB_DISPLAY_NONE = 0,
+	BB_DISPLAY_RECT,
+	BB_DISPLAY_IMAGE,
+	BB_DISPLAY_MESH,
+	BB_DISPLAY_ARMATURE
+} bb_display_kind;
+
+typedef struct bb_display {
+	bb_display_kind kind;
+	char *name;            /* variant name ("open"), may be NULL */
+	bb_affine local;       /* display transform in the slot's bone space */
+	union {
+		struct {
+			double w, h, radius;
+			bb_rgba color;
+		} rect;
+		struct {
+			int texture;           /* index into model textures */
+			bb_vec2 corners[4];    /* TL TR BR BL in display space */
+			bb_vec2 uvs[4];        /* texture pixels */
+		} image;
+		struct {
+			int texture;
+			int nverts, nindices;
+			bb_vec2 *verts;        /* display space (unweighted) */
+			bb_vec2 *uvs;          /* texture pixels */
+			int *indices;
+		} mesh;
+		struct {
+			int armature;
+			int anim;              /* -1: the child's default */
+		} armature;
+	} u;
+} bb_display;
+
+typedef struct bb_slot {
+	char *name;
+	int bone;
+	int setup_display;     /* index into the skin's list for this slot; -1 none */
+	bb_color_xform color;
+	bb_blend blend;
+} bb_slot;
+
+/* A skin: per slot a run of displays, and optionally its own draw order. */
+typedef struct bb_skin {
+	char *name;
+	int *first, *count;    /* per slot: run in the armature's display array */
+	int *draw_order;       /* nslots slot indices back to front, or NULL */
+} bb_skin;
+
+typedef struct bb_mask {
+	char *name;
+	unsigned char *bones;  /* nbones flags */
+} bb_mask;
+
+typedef enum bb_tl_target {
+	BB_TL_BONE = 0,        /* index = bone, prop = BB_PROP_* */
+	BB_TL_SLOT_DISPLAY,    /* index = slot, 1 value, stepped */
+	BB_TL_SLOT_COLOR,      /* index = slot, 8 values mul rgba, add rgba */
+	BB_TL_FIGURE           /* whole figure; prop = BB_PROP_SCALE_X */
+} bb_tl_target;
+
+typedef enum bb_prop {
+	BB_PROP_X = 0,
+	BB_PROP_Y,
+	BB_PROP_ROTATION,
+	BB_PROP_SKEW,
+	BB_PROP_SCALE_X,
+	BB_PROP_SCALE_Y,
+	BB_PROP_COUNT
+} bb_prop;
+
+/* How a sampled value combines with the setup value; the result replaces
+ * what earlier tracks set for that property. */
+typedef enum bb_apply {
+	BB_APPLY_ADD = 0,      /* setup + v */
+	BB_APPLY_MUL,          /* setup * v */
+	BB_APPLY_REPLACE       /* v */
+} bb_apply;
+
+typedef enum bb_interp_kind {
+	BB_INTERP_STEP = 0,
+	BB_INTERP_LINEAR,
+	BB_INTERP_QUAD_IN,     /* DragonBones eases: blend with param */
+	BB_INTERP_QUAD_OUT,
+	BB_INTERP_SINE_IN_OUT,
+	BB_INTERP_TABLE        /* piecewise-linear table (sampled curve) */
+} bb_interp_kind;
+
+typedef struct bb_interp {
+	bb_interp_kind kind;
+	float param;           /* strength for the eases */
+	int table, ntable;     /* TABLE: offset/count in the anim's table pool */
+} bb_interp;
+
+typedef struct bb_timeline {
+	bb_tl_target target;
+	int index;             /* bone or slot */
+	bb_prop prop;
+	bb_apply apply;
+	int stride;            /* values per key */
+	int nkeys;             /* >= 1 */
+	double *times;         /* seconds, non-decreasing */
+	double *values;        /* nkeys * stride */
+	bb_interp *interp;     /* per key (towards the next key) */
+} bb_timeline;
+
+typedef struct bb_anim {
+	char *name;
+	double duration;
+	int loop;
+	bb_anim_layer layer;
+	int ntimelines;
+	bb_timeline *timelines;
+	float *tables;         /* pool for BB_INTERP_TABLE */
+	int ntables;
+} bb_anim;
+
+typedef struct bb_armature {
+	char *name;
+	double fps;
+	int nbones, nslots, nskins, nanims, ndisplays, nmasks;
+	bb_bone *bones;
+	bb_slot *slots;
+	bb_skin *skins;
+	bb_anim *anims;
+	bb_display *displays;
+	bb_mask *masks;
+} bb_armature;
+
+struct bb_model {
+	const char *format;    /* static loader name */
+	int narmatures;
+	int default_armature;
+	bb_armature *armatures;
+	int ntextures;
+	bb_image **textures;
+	char **texture_names;
+};
+
+/* Builder helpers for loaders. */
+bb_model *bb__model_new(const char *format);
+/* Appends a zeroed armature; returns its pointer or NULL. */
+bb_armature *bb__model_add_armature(bb_model *m);
+/* Adds a texture (takes ownership of img); returns its index or -1. */
+int bb__model_add_texture(bb_model *m, const char *name, bb_image *img);
+/* Index of a texture by name or -1. */
+int bb__model_find_texture(const bb_model *m, const char *name);
+/* Checks every index and count in the model; returns BB_ERR_INTERNAL
+ * (a loader bug) naming `file` when something is out of range. */
+bb_status bb__model_validate(const bb_model *m, const char *file, bb_error *err);
+
+/* Matrix of a local transform. */
+bb_affine bb__xform_matrix(const bb_xform *x);
+bb_xform bb__xform_identity(void);
+
+#endif

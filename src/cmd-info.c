@@ -1,0 +1,145 @@
+/* bonebake info FILE [--json]: what a file holds. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char help[] =
+	"usage: bonebake info FILE [--json] [--fps N]\n"
+	"\n"
+	"Lists the file's format, armatures (bones, slots, skins, bone sets) and\n"
+	"animations with their duration, loop flag, layer and frame count at the\n"
+	"sampling rate (the file's, or --fps).\n"
+	"\n"
+	"  --json       machine-readable output\n"
+	"  --fps N      count frames at N frames per second\n"
+	"  -h, --help   this text\n";
+
+static const char *layer_name(bb_anim_layer l)
+{
+	switch (l) {
+	case BB_LAYER_BODY: return "body";
+	case BB_LAYER_OVERLAY: return "overlay";
+	case BB_LAYER_FACE: return "face";
+	}
+	return "body";
+}
+
+static void print_text(const bb_model *m, const char *path, double fps_opt)
+{
+	int a, i;
+
+	printf("%s: %s, %d armature%s\n", path, bb_model_format(m),
+	       bb_model_armature_count(m), bb_model_armature_count(m) == 1 ? "" : "s");
+	for (a = 0; a < bb_model_armature_count(m); a++) {
+		bb_armature_info ai;
+		double fps;
+
+		bb_model_armature_info(m, a, &ai);
+		fps = fps_opt > 0 ? fps_opt : ai.fps;
+		printf("armature %s: %d bones, %d slots, %d meshes, %d IK, %d events, "
+		       "%g fps\n", ai.name, ai.bones, ai.slots, ai.meshes, ai.iks,
+		       ai.events, ai.fps);
+		printf("  skins:");
+		for (i = 0; i < ai.skins; i++)
+			printf(" %s", bb_model_skin_name(m, a, i));
+		printf("\n");
+		for (i = 0; i < ai.masks; i++)
+			printf("  bone set: %s\n", bb_model_mask_name(m, a, i));
+		for (i = 0; i < ai.animations; i++) {
+			bb_anim_info an;
+
+			bb_model_anim_info(m, a, i, &an);
+			printf("  %-16s %7.3f s  %4ld frames @ %g fps  %-7s %s\n", an.name,
+			       an.duration, bb_frame_count(an.duration, fps, an.loop), fps,
+			       an.loop ? "loop" : "once", layer_name(an.layer));
+		}
+	}
+}
+
+static void print_json(const bb_model *m, const char *path, double fps_opt)
+{
+	int a, i;
+
+	printf("{\"file\": ");
+	cli_json_string(stdout, path);
+	printf(", \"format\": ");
+	cli_json_string(stdout, bb_model_format(m));
+	printf(", \"armatures\": [");
+	for (a = 0; a < bb_model_armature_count(m); a++) {
+		bb_armature_info ai;
+		double fps;
+
+		bb_model_armature_info(m, a, &ai);
+		fps = fps_opt > 0 ? fps_opt : ai.fps;
+		printf("%s\n  {\"name\": ", a ? "," : "");
+		cli_json_string(stdout, ai.name);
+		printf(", \"fps\": %.17g, \"bones\": %d, \"slots\": %d, \"meshes\": %d, "
+		       "\"iks\": %d, \"events\": %d, \"skins\": [", ai.fps, ai.bones,
+		       ai.slots, ai.meshes, ai.iks, ai.events);
+		for (i = 0; i < ai.skins; i++) {
+			printf("%s", i ? ", " : "");
+			cli_json_string(stdout, bb_model_skin_name(m, a, i));
+		}
+		printf("], \"boneSets\": [");
+		for (i = 0; i < ai.masks; i++) {
+			printf("%s", i ? ", " : "");
+			cli_json_string(stdout, bb_model_mask_name(m, a, i));
+		}
+		printf("],\n   \"animations\": [");
+		for (i = 0; i < ai.animations; i++) {
+			bb_anim_info an;
+
+			bb_model_anim_info(m, a, i, &an);
+			printf("%s\n    {\"name\": ", i ? "," : "");
+			cli_json_string(stdout, an.name);
+			printf(", \"duration\": %.17g, \"loop\": %s, \"layer\": \"%s\", "
+			       "\"fps\": %.17g, \"frames\": %ld, \"timelines\": %d, "
+			       "\"keys\": %d}", an.duration, an.loop ? "true" : "false",
+			       layer_name(an.layer), fps,
+			       bb_frame_count(an.duration, fps, an.loop), an.timelines,
+			       an.keys);
+		}
+		printf("]}");
+	}
+	printf("]}\n");
+}
+
+int cmd_info(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "fps", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bb_model *m;
+	bb_error err;
+	double fps = 0;
+	int json = 0, c;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': json = 1; break;
+		case 'f':
+			if (!cli_parse_double(optarg, &fps) || fps <= 0 || fps > 1000)
+				return cli_usage_error("info", "--fps takes a number in (0, 1000]");
+			break;
+		case 'h': fputs(help, stdout); return EXIT_OK;
+		default: return cli_usage_error("info", "unknown option");
+		}
+	}
+	if (optind + 1 != argc)
+		return cli_usage_error("info", "expected one input FILE");
+	if (bb_model_load(argv[optind], NULL, &m, &err) != BB_OK)
+		return cli_fail(&err);
+	if (json)
+		print_json(m, argv[optind], fps);
+	else
+		print_text(m, argv[optind], fps);
+	bb_model_free(m);
+	return EXIT_OK;
+}

@@ -1,0 +1,548 @@
+/* Figure options, loading, canvas planning and the threaded frame loop,
+ * shared by render, pose and sheet. */
+#include "config.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "figure.h"
+
+enum {
+	O_ARMATURE = FIG_OPT_BASE, O_SKIN, O_DIRECTION, O_ANIM, O_ALL, O_FPS,
+	O_SCALE, O_SIZE, O_ORIGIN, O_PAD, O_BG, O_BONES, O_FLIP, O_OVERLAY,
+	O_FACE, O_SET, O_JOBS, O_QUIET, O_ATLAS
+};
+
+const struct option fig_options[] = {
+	{ "armature", required_argument, NULL, O_ARMATURE },
+	{ "skin", required_argument, NULL, O_SKIN },
+	{ "direction", required_argument, NULL, O_DIRECTION },
+	{ "anim", required_argument, NULL, O_ANIM },
+	{ "all", no_argument, NULL, O_ALL },
+	{ "fps", required_argument, NULL, O_FPS },
+	{ "scale", required_argument, NULL, O_SCALE },
+	{ "size", required_argument, NULL, O_SIZE },
+	{ "origin", required_argument, NULL, O_ORIGIN },
+	{ "pad", required_argument, NULL, O_PAD },
+	{ "bg", required_argument, NULL, O_BG },
+	{ "bones", no_argument, NULL, O_BONES },
+	{ "flip", no_argument, NULL, O_FLIP },
+	{ "overlay", required_argument, NULL, O_OVERLAY },
+	{ "face", required_argument, NULL, O_FACE },
+	{ "set", required_argument, NULL, O_SET },
+	{ "jobs", required_argument, NULL, O_JOBS },
+	{ "quiet", no_argument, NULL, O_QUIET },
+	{ "atlas", required_argument, NULL, O_ATLAS },
+};
+const int fig_noptions = sizeof fig_options / sizeof fig_options[0];
+
+const char fig_help[] =
+	"Choosing what to render:\n"
+	"  --anim NAME          an animation (repeatable; default: all of them)\n"
+	"  --all                every animation of every armature\n"
+	"  --armature NAME      armature to render (default: the file's first)\n"
+	"  --direction front|back, --skin NAME\n"
+	"                       which attachments/skin (and draw order) to use\n"
+	"  --overlay NAME[@T]   upper-body overlay animation starting at T s\n"
+	"  --face NAME[@T]      face-layer animation starting at T s\n"
+	"  --set BONE=VARIANT   attachment variant (e.g. hand_L=fist; repeatable)\n"
+	"  --flip               mirror horizontally about the figure origin\n"
+	"  --bones              draw bones and joints on top\n"
+	"  --atlas FILE         texture atlas to use instead of the default\n"
+	"Sampling and canvas:\n"
+	"  --fps N              frames per second (default: the file's, 30)\n"
+	"  --scale S            pixels per unit (default 1)\n"
+	"  --pad N              pixels around the union of all frames' bounds (2)\n"
+	"  --size WxH --origin X,Y\n"
+	"                       fixed canvas and origin pixel instead\n"
+	"  --bg COLOR           background: #rrggbb[aa], white... (transparent)\n"
+	"  --jobs N             render threads (default: CPUs); output is the same\n"
+	"  --quiet              no progress line\n";
+
+void fig_opts_init(fig_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->scale = 1;
+	o->pad = 2;
+}
+
+void fig_merge_options(const struct option *own, struct option *out, int n)
+{
+	int k = 0, i;
+
+	for (i = 0; own[i].name && k < n - 1; i++)
+		out[k++] = own[i];
+	for (i = 0; i < fig_noptions && k < n - 1; i++)
+		out[k++] = fig_options[i];
+	memset(&out[k], 0, sizeof out[k]);
+}
+
+/* "NAME" or "NAME@T" into buf/name and *at. */
+static int parse_layer(const char *arg, char *buf, size_t size,
+                       const char **name, double *at)
+{
+	char *amp;
+
+	if (strlen(arg) >= size || !arg[0])
+		return 0;
+	strcpy(buf, arg);
+	*at = 0;
+	amp = strrchr(buf, '@');
+	if (amp) {
+		*amp = '\0';
+		if (!cli_parse_double(amp + 1, at) || *at < 0 || !buf[0])
+			return 0;
+	}
+	*name = buf;
+	return 1;
+}
+
+int fig_parse(fig_opts *o, int id, const char *arg, const char *cmd)
+{
+	switch (id) {
+	case O_ARMATURE: o->armature = arg; return 1;
+	case O_SKIN: o->skin = arg; return 1;
+	case O_DIRECTION:
+		if (strcmp(arg, "front") != 0 && strcmp(arg, "back") != 0) {
+			cli_usage_error(cmd, "--direction takes front or back, not '%s'", arg);
+			return -1;
+		}
+		o->skin = arg;
+		return 1;
+	case O_ANIM:
+		if (o->nanims >= FIG_MAX_ANIMS) {
+			cli_usage_error(cmd, "too many --anim options");
+			return -1;
+		}
+		o->anims[o->nanims++] = arg;
+		return 1;
+	case O_ALL: o->all = 1; return 1;
+	case O_FPS:
+		if (!cli_parse_double(arg, &o->fps) || o->fps <= 0 || o->fps > 1000) {
+			cli_usage_error(cmd, "--fps takes a number in (0, 1000], not '%s'", arg);
+			return -1;
+		}
+		return 1;
+	case O_SCALE:
+		if (!cli_parse_double(arg, &o->scale) || o->scale <= 0 || o->scale > 100) {
+			cli_usage_error(cmd, "--scale takes a number in (0, 100], not '%s'", arg);
+			return -1;
+		}
+		return 1;
+	case O_SIZE:
+		if (!cli_parse_size(arg, &o->size_w, &o->size_h) ||
+		    o->size_w > 16384 || o->size_h > 16384) {
+			cli_usage_error(cmd, "--size takes WxH (at most 16384 each), not '%s'", arg);
+			return -1;
+		}
+		o->has_size = 1;
+		return 1;
+	case O_ORIGIN:
+		if (!cli_parse_xy(arg, &o->origin_x, &o->origin_y)) {
+			cli_usage_error(cmd, "--origin takes X,Y, not '%s'", arg);
+			return -1;
+		}
+		o->has_origin = 1;
+		return 1;
+	case O_PAD:
+		if (!cli_parse_int(arg, 0, 4096, &o->pad)) {
+			cli_usage_error(cmd, "--pad takes an integer 0..4096, not '%s'", arg);
+			return -1;
+		}
+		return 1;
+	case O_BG:
+		if (!bb_parse_color(arg, &o->bg)) {
+			cli_usage_error(cmd, "--bg: cannot read colour '%s'", arg);
+			return -1;
+		}
+		return 1;
+	case O_BONES: o->bones = 1; return 1;
+	case O_FLIP: o->flip = 1; return 1;
+	case O_OVERLAY:
+		if (!parse_layer(arg, o->overlay_buf, sizeof o->overlay_buf,
+		                 &o->overlay, &o->overlay_at)) {
+			cli_usage_error(cmd, "--overlay takes NAME or NAME@SECONDS, not '%s'", arg);
+			return -1;
+		}
+		return 1;
+	case O_FACE:
+		if (!parse_layer(arg, o->face_buf, sizeof o->face_buf, &o->face,
+		                 &o->face_at)) {
+			cli_usage_error(cmd, "--face takes NAME or NAME@SECONDS, not '%s'", arg);
+			return -1;
+		}
+		return 1;
+	case O_SET:
+		if (!strchr(arg, '=') || o->nsets >= FIG_MAX_SETS) {
+			cli_usage_error(cmd, "--set takes BONE=VARIANT, not '%s'", arg);
+			return -1;
+		}
+		o->sets[o->nsets++] = arg;
+		return 1;
+	case O_JOBS:
+		if (!cli_parse_int(arg, 1, 256, &o->jobs)) {
+			cli_usage_error(cmd, "--jobs takes an integer 1..256, not '%s'", arg);
+			return -1;
+		}
+		return 1;
+	case O_QUIET: o->quiet = 1; return 1;
+	case O_ATLAS: o->atlas = arg; return 1;
+	}
+	return 0;
+}
+
+static void list_names(char *buf, size_t size, const bb_model *m, int arm,
+                       int anims)
+{
+	size_t n = 0;
+	int i, count = anims ? bb_model_anim_count(m, arm) : bb_model_skin_count(m, arm);
+
+	buf[0] = '\0';
+	for (i = 0; i < count && n + 4 < size; i++) {
+		bb_anim_info ai;
+		const char *name;
+
+		if (anims) {
+			bb_model_anim_info(m, arm, i, &ai);
+			name = ai.name;
+		} else {
+			name = bb_model_skin_name(m, arm, i);
+		}
+		n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "", name);
+	}
+}
+
+static int name_error(const figure *f, const char *path, const char *what,
+                      const char *name, int anims)
+{
+	char names[512];
+
+	list_names(names, sizeof names, f->model, f->armature, anims);
+	fprintf(stderr, "bonebake: %s: unknown %s \"%s\" (the file has: %s)\n",
+	        path, what, name, names[0] ? names : "none");
+	return EXIT_USAGE;
+}
+
+static int find_anim(const figure *f, const char *path, const char *name, int *out)
+{
+	*out = bb_model_find_anim(f->model, f->armature, name);
+	return *out < 0 ? name_error(f, path, "animation", name, 1) : 0;
+}
+
+static int resolve_sets(figure *f, const fig_opts *o, const char *path)
+{
+	int i;
+
+	for (i = 0; i < o->nsets; i++) {
+		char bone[256];
+		const char *eq = strchr(o->sets[i], '=');
+		int slot, disp;
+
+		snprintf(bone, sizeof bone, "%.*s", (int)(eq - o->sets[i]), o->sets[i]);
+		slot = bb_model_find_slot(f->model, f->armature, bone);
+		if (slot < 0) {
+			fprintf(stderr, "bonebake: %s: --set: no drawn bone or slot \"%s\"\n",
+			        path, bone);
+			return EXIT_USAGE;
+		}
+		disp = bb_model_find_slot_display(f->model, f->armature, slot, eq + 1);
+		if (disp < 0) {
+			fprintf(stderr, "bonebake: %s: --set: \"%s\" has no variant \"%s\"\n",
+			        path, bone, eq + 1);
+			return EXIT_USAGE;
+		}
+		f->eval.overrides[f->eval.n_overrides].slot = slot;
+		f->eval.overrides[f->eval.n_overrides].display = disp;
+		f->eval.n_overrides++;
+	}
+	return 0;
+}
+
+int figure_load(figure *f, const fig_opts *o, const char *path, const char *cmd)
+{
+	bb_load_options lo = { 0 };
+	bb_armature_info ai;
+	bb_error err;
+	bb_status s;
+	int i, rc;
+
+	memset(f, 0, sizeof *f);
+	f->overlay_anim = f->face_anim = f->mask = -1;
+	lo.atlas_path = o->atlas;
+	s = bb_model_load(path, &lo, &f->model, &err);
+	if (s != BB_OK)
+		return cli_fail(&err);
+	f->armature = bb_model_default_armature(f->model);
+	if (o->armature) {
+		f->armature = bb_model_find_armature(f->model, o->armature);
+		if (f->armature < 0) {
+			fprintf(stderr, "bonebake: %s: unknown armature \"%s\"\n", path,
+			        o->armature);
+			return EXIT_USAGE;
+		}
+	}
+	bb_model_armature_info(f->model, f->armature, &ai);
+	f->fps = o->fps > 0 ? o->fps : ai.fps > 0 ? ai.fps : 30;
+	f->eval.flip = o->flip;
+	f->eval.show_bones = o->bones;
+	if (o->skin) {
+		f->eval.skin = bb_model_find_skin(f->model, f->armature, o->skin);
+		if (f->eval.skin < 0) {
+			f->eval.skin = 0;
+			return name_error(f, path, "direction/skin", o->skin, 0);
+		}
+	}
+	if ((rc = resolve_sets(f, o, path)) != 0)
+		return rc;
+	if (o->overlay) {
+		if ((rc = find_anim(f, path, o->overlay, &f->overlay_anim)) != 0)
+			return rc;
+		f->mask = bb_model_find_mask(f->model, f->armature, "upperBody");
+		if (f->mask < 0) {
+			fprintf(stderr, "bonebake: %s: --overlay: the file defines no "
+			        "upperBody bone set\n", path);
+			return EXIT_USAGE;
+		}
+	}
+	if (o->face && (rc = find_anim(f, path, o->face, &f->face_anim)) != 0)
+		return rc;
+	for (i = 0; i < o->nanims; i++)
+		if ((rc = find_anim(f, path, o->anims[i], &f->anims[f->nanims++])) != 0)
+			return rc;
+	if (o->nanims == 0) {
+		int n = bb_model_anim_count(f->model, f->armature);
+
+		for (i = 0; i < n && i < FIG_MAX_ANIMS; i++)
+			f->anims[f->nanims++] = i;
+	}
+	(void)cmd;
+	return 0;
+}
+
+void figure_free(figure *f)
+{
+	bb_model_free(f->model);
+	f->model = NULL;
+}
+
+int figure_tracks(const figure *f, int anim, bb_track *tracks)
+{
+	int n = 0;
+
+	tracks[n++] = (bb_track){ anim, 0, -1, 0 };
+	if (f->overlay_anim >= 0)
+		tracks[n++] = (bb_track){ f->overlay_anim, 0, f->mask, 1 };
+	if (f->face_anim >= 0)
+		tracks[n++] = (bb_track){ f->face_anim, 0, -1, 1 };
+	return n;
+}
+
+double fig_frame_time(const fig_anim *fa, long i)
+{
+	return (double)i / fa->fps;
+}
+
+static void set_layer_starts(const figure *f, const fig_opts *o, bb_track *t,
+                             int n)
+{
+	int k = 1;
+
+	if (f->overlay_anim >= 0 && k < n)
+		t[k++].start = o->overlay_at;
+	if (f->face_anim >= 0 && k < n)
+		t[k++].start = o->face_at;
+}
+
+int figure_plan(const figure *f, const fig_opts *o, int anim, fig_anim *fa)
+{
+	bb_track tracks[BB_MAX_TRACKS];
+	bb_bounds b = bb_bounds_empty();
+	bb_pose *pose;
+	bb_error err;
+	double s = o->scale, px0, py0, px1, py1;
+	long i;
+	int n;
+
+	memset(fa, 0, sizeof *fa);
+	fa->anim = anim;
+	fa->fps = f->fps;
+	bb_model_anim_info(f->model, f->armature, anim, &fa->info);
+	fa->frames = bb_frame_count(fa->info.duration, f->fps, fa->info.loop);
+	if (fa->frames > 100000) {
+		fprintf(stderr, "bonebake: animation \"%s\": %ld frames exceed the "
+		        "limit of 100000\n", fa->info.name, fa->frames);
+		return EXIT_INPUT;
+	}
+	fa->view.scale = s;
+	fa->view.background = o->bg;
+	if (o->has_size) {
+		fa->width = o->size_w;
+		fa->height = o->size_h;
+		fa->view.origin_x = o->has_origin ? o->origin_x : o->size_w / 2.0;
+		fa->view.origin_y = o->has_origin ? o->origin_y : o->size_h / 2.0;
+		return 0;
+	}
+	if (bb_pose_new(f->model, f->armature, &pose, &err) != BB_OK)
+		return cli_fail(&err);
+	n = figure_tracks(f, anim, tracks);
+	set_layer_starts(f, o, tracks, n);
+	for (i = 0; i < fa->frames; i++) {
+		if (bb_pose_eval(pose, tracks, n, fig_frame_time(fa, i), &f->eval,
+		                 &err) != BB_OK) {
+			bb_pose_free(pose);
+			return cli_fail(&err);
+		}
+		bb_bounds_union(&b, bb_drawlist_bounds(bb_pose_drawlist(pose)));
+	}
+	bb_pose_free(pose);
+	if (bb_bounds_is_empty(b))
+		b.x0 = b.y0 = b.x1 = b.y1 = 0;
+	px0 = floor(b.x0 * s);
+	py0 = floor(b.y0 * s);
+	px1 = ceil(b.x1 * s);
+	py1 = ceil(b.y1 * s);
+	if (px1 - px0 + 2.0 * o->pad > 16384 || py1 - py0 + 2.0 * o->pad > 16384) {
+		fprintf(stderr, "bonebake: animation \"%s\": drawn area %.0fx%.0f px "
+		        "exceeds the 16384 px canvas limit (use --size/--origin or "
+		        "--scale)\n", fa->info.name, px1 - px0, py1 - py0);
+		return EXIT_INPUT;
+	}
+	fa->width = (int)(px1 - px0) + 2 * o->pad;
+	fa->height = (int)(py1 - py0) + 2 * o->pad;
+	if (fa->width < 1) fa->width = 1;
+	if (fa->height < 1) fa->height = 1;
+	fa->view.origin_x = o->pad - px0;
+	fa->view.origin_y = o->pad - py0;
+	return 0;
+}
+
+/* ---- threaded frame loop ---------------------------------------------- */
+
+struct run {
+	const figure *f;
+	const fig_opts *o;
+	const fig_anim *fa;
+	fig_sink sink;
+	void *user;
+	pthread_mutex_t lock;
+	long next;
+	int rc;
+	cli_progress progress;
+	bb_error err;
+};
+
+static long take(struct run *r)
+{
+	long i;
+
+	pthread_mutex_lock(&r->lock);
+	i = r->rc ? -1 : r->next < r->fa->frames ? r->next++ : -1;
+	pthread_mutex_unlock(&r->lock);
+	return i;
+}
+
+static void finish(struct run *r, int rc, const bb_error *err)
+{
+	pthread_mutex_lock(&r->lock);
+	if (rc && !r->rc) {
+		r->rc = rc;
+		if (err)
+			r->err = *err;
+	}
+	if (!rc)
+		cli_progress_step(&r->progress, 1);
+	pthread_mutex_unlock(&r->lock);
+}
+
+static void *worker(void *arg)
+{
+	struct run *r = arg;
+	bb_track tracks[BB_MAX_TRACKS];
+	bb_pose *pose = NULL;
+	bb_renderer *rend = NULL;
+	bb_image *img = NULL;
+	bb_error err;
+	int n = figure_tracks(r->f, r->fa->anim, tracks);
+	long i;
+
+	set_layer_starts(r->f, r->o, tracks, n);
+	if (bb_pose_new(r->f->model, r->f->armature, &pose, &err) != BB_OK ||
+	    bb_renderer_new(&rend, &err) != BB_OK ||
+	    bb_image_new(r->fa->width, r->fa->height, &img, &err) != BB_OK) {
+		finish(r, cli_exit_code(err.status), &err);
+		goto done;
+	}
+	while ((i = take(r)) >= 0) {
+		int rc;
+
+		if (bb_pose_eval(pose, tracks, n, fig_frame_time(r->fa, i),
+		                 &r->f->eval, &err) != BB_OK ||
+		    bb_render(rend, bb_pose_drawlist(pose), &r->fa->view, img,
+		              &err) != BB_OK) {
+			finish(r, cli_exit_code(err.status), &err);
+			break;
+		}
+		rc = r->sink(i, img, r->user);
+		finish(r, rc, NULL);
+		if (rc)
+			break;
+	}
+done:
+	bb_image_free(img);
+	bb_renderer_free(rend);
+	bb_pose_free(pose);
+	return NULL;
+}
+
+int figure_render(const figure *f, const fig_opts *o, const fig_anim *fa,
+                  fig_sink sink, void *user)
+{
+	struct run r;
+	pthread_t th[256];
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int jobs = o->jobs > 0 ? o->jobs : (int)(cpus > 0 ? cpus : 1), i, started = 0;
+	char label[300];
+
+	if (jobs > 256)
+		jobs = 256;
+	if (jobs > fa->frames)
+		jobs = (int)fa->frames;
+	memset(&r, 0, sizeof r);
+	r.f = f;
+	r.o = o;
+	r.fa = fa;
+	r.sink = sink;
+	r.user = user;
+	pthread_mutex_init(&r.lock, NULL);
+	snprintf(label, sizeof label, "%s:", fa->info.name);
+	cli_progress_start(&r.progress, label, fa->frames, o->quiet);
+	for (i = 1; i < jobs; i++)
+		if (pthread_create(&th[i], NULL, worker, &r) == 0)
+			started = i;
+		else
+			break;
+	worker(&r);
+	for (i = 1; i <= started; i++)
+		pthread_join(th[i], NULL);
+	cli_progress_end(&r.progress);
+	pthread_mutex_destroy(&r.lock);
+	if (r.rc && r.err.message[0])
+		cli_fail(&r.err);
+	return r.rc;
+}
+
+void fig_safe_name(const char *name, char *buf, size_t size)
+{
+	size_t i;
+
+	snprintf(buf, size, "%s", name[0] ? name : "_");
+	for (i = 0; buf[i]; i++)
+		if (buf[i] == '/' || buf[i] == ' ' || buf[i] == '\\' ||
+		    (unsigned char)buf[i] < 0x20)
+			buf[i] = '_';
+	if (strcmp(buf, ".") == 0 || strcmp(buf, "..") == 0)
+		buf[0] = '_';
+}
