@@ -1,2 +1,21 @@
-# Unit tests (Check), one binary per module.
-EXTRA_DIST += tests/cli/lib.sh
+# Unit tests (Check), one binary per module; reference images; CLI tests;
+# fuzz replays.
+check_PROGRAMS += tests/unit/check-native tests/unit/check-core
+tests_unit_check_native_SOURCES = tests/unit/check-native.c
+tests_unit_check_native_CFLAGS = $(CHECK_TEST_CFLAGS)
+tests_unit_check_native_LDADD = $(CHECK_TEST_LIBS)
+tests_unit_check_core_SOURCES = tests/unit/check-core.c
+tests_unit_check_core_CFLAGS = $(CHECK_TEST_CFLAGS)
+tests_unit_check_core_LDADD = $(CHECK_TEST_LIBS)
+TESTS += tests/unit/check-native tests/unit/check-core
+
+EXTRA_DIST += tests/cli/lib.sh samples
+
+# Reference images
+check_PROGRAMS += tests/ref/ref-test
+tests_ref_ref_test_SOURCES = tests/ref/ref-test.c
+tests_ref_ref_test_CFLAGS = $(CHECK_TEST_CFLAGS)
+tests_ref_ref_test_LDADD = lib/libbonebake-core.la -lm
+TESTS += tests/ref/ref-test
+EXTRA_DIST += tests/ref
+CLEANFILES += tests/ref/*.out.png tests/ref/*.diff.png

@@ -24,51 +24,51 @@ const char *const *bb_loader_names(void)
 	return names;
 }
 
-bb_status bb_model_load(const char *path, const bb_load_options *opts,
-                        bb_model **out, bb_error *err)
+static bb_load_options with_defaults(const bb_load_options *opts)
 {
 	bb_load_options o = opts ? *opts : (bb_load_options){ 0 };
-	bb__load_ctx ctx;
-	const bb__loader *ld = NULL;
-	char *data;
-	size_t size, i;
-	bb_status s;
 
-	*out = NULL;
 	if (!o.max_file_bytes)
 		o.max_file_bytes = (size_t)64 << 20;
 	if (!o.max_bones)
 		o.max_bones = 10000;
 	if (!o.max_keys)
 		o.max_keys = 1000000;
-	s = bb__read_file(path, o.max_file_bytes, &data, &size, err);
-	if (s != BB_OK)
-		return s;
+	return o;
+}
+
+/* data must be NUL-terminated at data[size]. */
+static bb_status load(const char *data, size_t size, const char *path,
+                      const bb_load_options *o, bb_model **out, bb_error *err)
+{
+	const bb__loader *ld = NULL;
+	bb__load_ctx ctx;
+	bb_status s;
+	size_t i;
+
 	memset(&ctx, 0, sizeof ctx);
 	ctx.path = path;
 	ctx.name = bb__basename(path);
 	bb__dirname(path, ctx.dir, sizeof ctx.dir);
 	ctx.data = data;
 	ctx.size = size;
-	ctx.opts = &o;
+	ctx.opts = o;
 	for (i = 0; i < NLOADERS; i++) {
-		if (o.format ? strcmp(o.format, loaders[i].name) == 0
-		             : loaders[i].sniff(data, size, path)) {
+		if (o->format ? strcmp(o->format, loaders[i].name) == 0
+		              : loaders[i].sniff(data, size, path)) {
 			ld = &loaders[i];
 			break;
 		}
 	}
 	if (!ld) {
-		free(data);
-		if (o.format)
+		if (o->format)
 			return bb_error_set(err, BB_ERR_USAGE, NULL, NULL,
-			                    "unknown format \"%s\"", o.format);
+			                    "unknown format \"%s\"", o->format);
 		return bb_error_set(err, BB_ERR_INPUT, ctx.name, NULL,
 		                    "not a format bonebake reads (%s)",
 		                    "bonebake-skeleton JSON");
 	}
 	s = ld->load(&ctx, out, err);
-	free(data);
 	if (s == BB_OK) {
 		s = bb__model_validate(*out, ctx.name, err);
 		if (s != BB_OK) {
@@ -76,5 +76,45 @@ bb_status bb_model_load(const char *path, const bb_load_options *opts,
 			*out = NULL;
 		}
 	}
+	return s;
+}
+
+bb_status bb_model_load(const char *path, const bb_load_options *opts,
+                        bb_model **out, bb_error *err)
+{
+	bb_load_options o = with_defaults(opts);
+	char *data;
+	size_t size;
+	bb_status s;
+
+	*out = NULL;
+	s = bb__read_file(path, o.max_file_bytes, &data, &size, err);
+	if (s != BB_OK)
+		return s;
+	s = load(data, size, path, &o, out, err);
+	free(data);
+	return s;
+}
+
+bb_status bb_model_load_buffer(const void *data, size_t size, const char *path,
+                               const bb_load_options *opts, bb_model **out,
+                               bb_error *err)
+{
+	bb_load_options o = with_defaults(opts);
+	char *copy;
+	bb_status s;
+
+	*out = NULL;
+	if (size > o.max_file_bytes)
+		return bb_error_set(err, BB_ERR_LIMIT, bb__basename(path), NULL,
+		                    "input larger than the limit of %zu bytes",
+		                    o.max_file_bytes);
+	copy = malloc(size + 1);
+	if (!copy)
+		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
+	memcpy(copy, data, size);
+	copy[size] = '\0';
+	s = load(copy, size, path, &o, out, err);
+	free(copy);
 	return s;
 }

@@ -560,10 +560,6 @@ static bb_status build_track(struct native *n, bb_anim *an, int b, json_t *keys,
 	if (n->total_keys > (size_t)n->ctx->opts->max_keys)
 		return bb_error_set(n->j.err, BB_ERR_LIMIT, n->ctx->name, n->j.path.buf,
 		                    "more than %d keys", n->ctx->opts->max_keys);
-	if (prop < 0 && n->slot_of_bone[b] < 0)
-		return bb__jfail(&n->j, NULL,
-		                 "attachment keys on bone \"%s\", which has no attachments",
-		                 n->a->bones[b].name);
 	if ((s = add_timeline(n, an, &t)) != BB_OK)
 		return s;
 	t->stride = 1;
@@ -597,6 +593,9 @@ static bb_status build_track(struct native *n, bb_anim *an, int b, json_t *keys,
 		mark = bb__jpath_index(&n->j.path, i);
 		t->times[k] = json_number_value(json_object_get(jk, "time"));
 		t->interp[k].kind = BB_INTERP_LINEAR;
+		if (prop < 0 && n->slot_of_bone[b] < 0)
+			return bb__jfail(&n->j, key, "bone \"%s\" has no attachments to "
+			                 "switch", n->a->bones[b].name);
 		if (prop < 0) {
 			const char *vn = json_string_value(v);
 			int idx = vn ? variant_index(n, b, vn) : -1;

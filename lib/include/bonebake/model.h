@@ -29,6 +29,11 @@ typedef struct bb_load_options {
  * field path), BB_ERR_LIMIT, BB_ERR_NOMEM.  Thread-safe (no shared state). */
 bb_status bb_model_load(const char *path, const bb_load_options *opts,
                         bb_model **out, bb_error *err);
+/* Same from a buffer (borrowed); `path` names it in errors and locates
+ * files it references (images, atlases); it need not exist. */
+bb_status bb_model_load_buffer(const void *data, size_t size, const char *path,
+                               const bb_load_options *opts, bb_model **out,
+                               bb_error *err);
 void bb_model_free(bb_model *m);
 
 /* Name of the loader that read the model ("bonebake-skeleton", ...). */

@@ -1,0 +1,189 @@
+/* Reference-image tests, cairo style: each case renders one frame through
+ * the library, writes <name>.out.png (and <name>.diff.png when it differs)
+ * into the build tree, and compares with tests/ref/<name>.ref.png using the
+ * project's own diff (bb_diff_images) at the case's explicit tolerance.
+ * BB_UPDATE_REFS=1 rewrites the references instead (scripts/update-refs:
+ * look at the .out.png files first). */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bonebake/bonebake.h"
+
+struct ref_case {
+	const char *name;
+	const char *file;          /* relative to the source tree */
+	const char *anim;
+	double t;
+	const char *skin;          /* NULL: default */
+	int flip;
+	const char *overlay;       /* upper-body overlay, starts at 0 */
+	const char *face;          /* face layer, starts at 0 */
+	const char *set_slot, *set_variant;
+	/* tolerance: YIQ threshold and differing-pixel budget */
+	double threshold;
+	long max_diff_pixels;
+};
+
+#define H "samples/humanoid.json"
+#define TOL 0.1, 40
+
+static const struct ref_case cases[] = {
+	{ "humanoid-idle-0", H, "idle", 0, NULL, 0, NULL, NULL, NULL, NULL, TOL },
+	{ "humanoid-idle-1.2", H, "idle", 1.2, NULL, 0, NULL, NULL, NULL, NULL, TOL },
+	{ "humanoid-walk-0.2", H, "walk", 0.2, NULL, 0, NULL, NULL, NULL, NULL, TOL },
+	{ "humanoid-walk-0.6", H, "walk", 0.6, NULL, 0, NULL, NULL, NULL, NULL, TOL },
+	{ "humanoid-walk-0.2-back", H, "walk", 0.2, "back", 0, NULL, NULL, NULL, NULL, TOL },
+	{ "humanoid-run-0.125", H, "run", 0.125, NULL, 0, NULL, NULL, NULL, NULL, TOL },
+	{ "humanoid-run-0.375-back", H, "run", 0.375, "back", 0, NULL, NULL, NULL, NULL, TOL },
+	{ "humanoid-attack-0.1667", H, "attack", 0.1667, NULL, 0, NULL, NULL, NULL, NULL, TOL },
+	{ "humanoid-attack-0.3333", H, "attack", 0.3333, NULL, 0, NULL, NULL, NULL, NULL, TOL },
+	{ "humanoid-attack-0.3333-back", H, "attack", 0.3333, "back", 0, NULL, NULL, NULL, NULL, TOL },
+	{ "humanoid-jump-0.175", H, "jump", 0.175, NULL, 0, NULL, NULL, NULL, NULL, TOL },
+	{ "humanoid-jump-0.35", H, "jump", 0.35, NULL, 0, NULL, NULL, NULL, NULL, TOL },
+	{ "humanoid-spin-0.2", H, "spin", 0.2, NULL, 0, NULL, NULL, NULL, NULL, TOL },
+	{ "humanoid-spin-0.4-back", H, "spin", 0.4, "back", 0, NULL, NULL, NULL, NULL, TOL },
+	{ "humanoid-jump_slash-0.4", H, "jump_slash", 0.4, NULL, 0, NULL, NULL, NULL, NULL, TOL },
+	{ "humanoid-jump_slash-0.5333", H, "jump_slash", 0.5333, NULL, 0, NULL, NULL, NULL, NULL, TOL },
+	{ "humanoid-blink-0.1", H, "blink", 0.1, NULL, 0, NULL, NULL, NULL, NULL, TOL },
+	{ "humanoid-talk-0.125", H, "talk", 0.125, NULL, 0, NULL, NULL, NULL, NULL, TOL },
+	{ "humanoid-surprised-0.3", H, "surprised", 0.3, NULL, 0, NULL, NULL, NULL, NULL, TOL },
+	{ "humanoid-walk+attack-0.2", H, "walk", 0.2, NULL, 0, "attack", NULL, NULL, NULL, TOL },
+	{ "humanoid-run+talk-flip", H, "run", 0.1, NULL, 1, NULL, "talk", NULL, NULL, TOL },
+	{ "humanoid-idle-fist", H, "idle", 0, NULL, 0, NULL, NULL, "hand_L", "fist", TOL },
+	{ "slime-bounce-0.2667", "samples/slime.json", "bounce", 0.2667, NULL, 0, NULL, NULL, NULL, NULL, TOL },
+	{ "slime-bounce-0.5333-back", "samples/slime.json", "bounce", 0.5333, "back", 0, NULL, NULL, NULL, NULL, TOL },
+	{ "snake-slither-0.25", "samples/snake.json", "slither", 0.25, NULL, 0, NULL, NULL, NULL, NULL, TOL },
+	{ "snake-strike-0.3", "samples/snake.json", "strike", 0.3, NULL, 0, NULL, NULL, NULL, NULL, TOL },
+};
+
+enum { W = 240, HGT = 240 };
+
+static int render_case(const struct ref_case *c, bb_image **out)
+{
+	char path[4096];
+	bb_model *m = NULL;
+	bb_pose *pose = NULL;
+	bb_renderer *r = NULL;
+	bb_eval_options eo = { 0 };
+	bb_track tr[3];
+	bb_view view = { 0 };
+	bb_error err;
+	int n = 0, ok = 0;
+
+	snprintf(path, sizeof path, "%s/%s", TOP_SRCDIR, c->file);
+	*out = NULL;
+	if (bb_model_load(path, NULL, &m, &err) != BB_OK)
+		goto fail;
+	tr[n++] = (bb_track){ bb_model_find_anim(m, 0, c->anim), 0, -1, 0 };
+	if (c->overlay)
+		tr[n++] = (bb_track){ bb_model_find_anim(m, 0, c->overlay), 0,
+		                      bb_model_find_mask(m, 0, "upperBody"), 1 };
+	if (c->face)
+		tr[n++] = (bb_track){ bb_model_find_anim(m, 0, c->face), 0, -1, 1 };
+	eo.flip = c->flip;
+	if (c->skin)
+		eo.skin = bb_model_find_skin(m, 0, c->skin);
+	if (c->set_slot) {
+		eo.n_overrides = 1;
+		eo.overrides[0].slot = bb_model_find_slot(m, 0, c->set_slot);
+		eo.overrides[0].display = bb_model_find_slot_display(
+			m, 0, eo.overrides[0].slot, c->set_variant);
+	}
+	view.scale = 0.8;
+	view.origin_x = W / 2.0;
+	view.origin_y = HGT * 0.55;
+	if (bb_pose_new(m, 0, &pose, &err) != BB_OK ||
+	    bb_pose_eval(pose, tr, n, c->t, &eo, &err) != BB_OK ||
+	    bb_renderer_new(&r, &err) != BB_OK ||
+	    bb_image_new(W, HGT, out, &err) != BB_OK ||
+	    bb_render(r, bb_pose_drawlist(pose), &view, *out, &err) != BB_OK)
+		goto fail;
+	ok = 1;
+	goto done;
+fail:
+	{
+		char buf[1024];
+
+		bb_error_format(&err, buf, sizeof buf);
+		fprintf(stderr, "%s: %s\n", c->name, buf);
+	}
+done:
+	bb_renderer_free(r);
+	bb_pose_free(pose);
+	bb_model_free(m);
+	return ok;
+}
+
+int main(void)
+{
+	const char *update = getenv("BB_UPDATE_REFS");
+	char outdir[2048];
+	size_t i;
+	int failures = 0, passed = 0;
+
+	snprintf(outdir, sizeof outdir, "%s/tests/ref", TOP_BUILDDIR);
+	mkdir(outdir, 0755);
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const struct ref_case *c = &cases[i];
+		char refp[4096], outp[4096], diffp[4096];
+		bb_image *img, *ref = NULL, *diff = NULL;
+		bb_diff_options o = { 0 };
+		bb_diff_result res;
+		bb_error err;
+		bb_status s;
+
+		snprintf(refp, sizeof refp, "%s/tests/ref/%s.ref.png", TOP_SRCDIR, c->name);
+		snprintf(outp, sizeof outp, "%s/%s.out.png", outdir, c->name);
+		snprintf(diffp, sizeof diffp, "%s/%s.diff.png", outdir, c->name);
+		if (!render_case(c, &img)) {
+			failures++;
+			continue;
+		}
+		bb_png_write(outp, img, NULL);
+		if (update && strcmp(update, "1") == 0) {
+			if (bb_png_write(refp, img, &err) != BB_OK) {
+				fprintf(stderr, "%s: cannot write reference: %s\n", c->name,
+				        err.message);
+				failures++;
+			} else {
+				printf("updated %s\n", refp);
+			}
+			bb_image_free(img);
+			continue;
+		}
+		if (bb_png_read(refp, &ref, &err) != BB_OK) {
+			printf("FAIL %s: no reference (%s); run scripts/update-refs after "
+			       "looking at %s\n", c->name, err.message, outp);
+			failures++;
+			bb_image_free(img);
+			continue;
+		}
+		o.threshold_set = 1;
+		o.threshold = c->threshold;
+		s = bb_diff_images(ref, img, &o, &res, &diff, &err);
+		if (s != BB_OK || res.diff_pixels > c->max_diff_pixels) {
+			if (diff)
+				bb_png_write(diffp, diff, NULL);
+			printf("FAIL %s: %lld pixels differ (budget %ld, threshold %g)%s%s\n",
+			       c->name, s == BB_OK ? res.diff_pixels : -1LL,
+			       c->max_diff_pixels, c->threshold, s == BB_OK ? "" : ": ",
+			       s == BB_OK ? "" : err.message);
+			failures++;
+		} else {
+			printf("ok %s (%lld pixels differ, budget %ld)\n", c->name,
+			       res.diff_pixels, c->max_diff_pixels);
+			remove(diffp);
+			passed++;
+		}
+		bb_image_free(diff);
+		bb_image_free(ref);
+		bb_image_free(img);
+	}
+	printf("%d passed, %d failed\n", passed, failures);
+	return failures ? 1 : 0;
+}

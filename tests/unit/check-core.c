@@ -1,0 +1,174 @@
+/* core and image: affine algebra, errors, the premultiplied <-> straight
+ * conversion round trip, PNG round trip and deterministic bytes. */
+#include "config.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bonebake/bonebake.h"
+
+START_TEST(affine_mul_invert)
+{
+	bb_affine p = { 0.8, 0.6, -0.6, 0.8, 10, -4 }, q = { 2, 0, 0.5, 3, 1, 2 };
+	bb_affine pq = bb_affine_mul(p, q), inv, id;
+	bb_vec2 v = bb_affine_apply(pq, 3, 4), w;
+
+	/* p(q(x)) */
+	w = bb_affine_apply(q, 3, 4);
+	w = bb_affine_apply(p, w.x, w.y);
+	ck_assert_double_eq_tol(v.x, w.x, 1e-12);
+	ck_assert_double_eq_tol(v.y, w.y, 1e-12);
+	ck_assert(bb_affine_invert(pq, &inv));
+	id = bb_affine_mul(inv, pq);
+	ck_assert_double_eq_tol(id.a, 1, 1e-12);
+	ck_assert_double_eq_tol(id.b, 0, 1e-12);
+	ck_assert_double_eq_tol(id.tx, 0, 1e-12);
+	ck_assert(!bb_affine_invert((bb_affine){ 1, 2, 2, 4, 0, 0 }, &inv));
+}
+END_TEST
+
+START_TEST(error_format)
+{
+	bb_error e;
+	char buf[256];
+
+	ck_assert_int_eq(bb_error_set(&e, BB_ERR_INPUT, "h.json", "bones[3].parent",
+	                              "unknown bone \"%s\"", "chset"), BB_ERR_INPUT);
+	bb_error_format(&e, buf, sizeof buf);
+	ck_assert_str_eq(buf, "h.json: bones[3].parent: unknown bone \"chset\"");
+	bb_error_set(&e, BB_ERR_IO, NULL, NULL, "x");
+	bb_error_format(&e, buf, sizeof buf);
+	ck_assert_str_eq(buf, "x");
+	ck_assert_str_eq(bb_status_string(BB_ERR_INPUT), "bad input");
+}
+END_TEST
+
+START_TEST(premul_round_trip)
+{
+	/* every (colour, alpha) pair survives straight -> premul -> straight
+	 * when alpha is 255, and within rounding otherwise */
+	bb_image *a, *b;
+	uint8_t *buf;
+	bb_error err;
+	int x, y;
+
+	ck_assert_int_eq(bb_image_new(256, 256, &a, &err), BB_OK);
+	ck_assert_int_eq(bb_image_new(256, 256, &b, &err), BB_OK);
+	for (y = 0; y < 256; y++)
+		for (x = 0; x < 256; x++) {
+			uint8_t *p = bb_image_pixel(a, x, y);
+			p[0] = (uint8_t)x;
+			p[1] = (uint8_t)(255 - x);
+			p[2] = (uint8_t)(x ^ y);
+			p[3] = (uint8_t)y;
+		}
+	buf = malloc((size_t)256 * 256 * 4);
+	bb_image_to_premul_argb32(a, buf, 256 * 4);
+	bb_image_from_premul_argb32(b, buf, 256 * 4);
+	for (y = 0; y < 256; y++)
+		for (x = 0; x < 256; x++) {
+			const uint8_t *p = bb_image_pixel(a, x, y), *q = bb_image_pixel(b, x, y);
+			int k, tol = y == 0 ? 255 : (255 + y - 1) / y; /* one premul step */
+
+			ck_assert_int_eq(p[3], q[3]);
+			if (y == 0) {
+				ck_assert_int_eq(q[0] | q[1] | q[2], 0);
+				continue;
+			}
+			for (k = 0; k < 3; k++)
+				ck_assert_int_le(abs(p[k] - q[k]), tol);
+			if (y == 255)
+				ck_assert_int_eq(memcmp(p, q, 4), 0);
+		}
+	free(buf);
+	bb_image_free(a);
+	bb_image_free(b);
+}
+END_TEST
+
+START_TEST(png_round_trip_deterministic)
+{
+	bb_image *a, *b;
+	void *d1, *d2;
+	size_t n1, n2;
+	bb_error err;
+	int x, y;
+
+	ck_assert_int_eq(bb_image_new(37, 21, &a, &err), BB_OK);
+	for (y = 0; y < 21; y++)
+		for (x = 0; x < 37; x++) {
+			uint8_t *p = bb_image_pixel(a, x, y);
+			p[0] = (uint8_t)(x * 7);
+			p[1] = (uint8_t)(y * 11);
+			p[2] = (uint8_t)(x * y);
+			p[3] = (uint8_t)(x + y * 3);
+		}
+	ck_assert_int_eq(bb_png_encode(a, &d1, &n1, &err), BB_OK);
+	ck_assert_int_eq(bb_png_encode(a, &d2, &n2, &err), BB_OK);
+	ck_assert_uint_eq(n1, n2);
+	ck_assert_int_eq(memcmp(d1, d2, n1), 0);
+	ck_assert_int_eq(bb_png_read_mem(d1, n1, "mem.png", &b, &err), BB_OK);
+	ck_assert_int_eq(b->width, 37);
+	ck_assert_int_eq(b->height, 21);
+	for (y = 0; y < 21; y++)
+		ck_assert_int_eq(memcmp(bb_image_pixel(a, 0, y), bb_image_pixel(b, 0, y),
+		                        37 * 4), 0);
+	/* truncated file: an error, not a crash */
+	ck_assert_int_eq(bb_png_read_mem(d1, n1 / 2, "cut.png", &b, &err) ,
+	                 BB_ERR_INPUT);
+	ck_assert_str_eq(err.file, "cut.png");
+	ck_assert_int_eq(bb_png_read_mem("nope", 4, "x.png", &b, &err), BB_ERR_INPUT);
+	free(d1);
+	free(d2);
+	bb_image_free(a);
+}
+END_TEST
+
+START_TEST(image_limits)
+{
+	bb_image *img;
+	bb_error err;
+
+	ck_assert_int_eq(bb_image_new(0, 5, &img, &err), BB_ERR_LIMIT);
+	ck_assert_int_eq(bb_image_new(BB_IMAGE_MAX_SIDE + 1, 1, &img, &err),
+	                 BB_ERR_LIMIT);
+	ck_assert_ptr_null(img);
+}
+END_TEST
+
+START_TEST(parse_colors)
+{
+	bb_rgba c;
+
+	ck_assert(bb_parse_color("#ff8000", &c));
+	ck_assert_double_eq_tol(c.g, 128 / 255.0, 1e-12);
+	ck_assert(bb_parse_color("#fff8", &c) == 0);
+	ck_assert(bb_parse_color("#00000080", &c));
+	ck_assert_double_eq_tol(c.a, 128 / 255.0, 1e-12);
+	ck_assert(bb_parse_color("white", &c));
+	ck_assert(!bb_parse_color("#zzzzzz", &c));
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("core");
+	TCase *tc = tcase_create("core");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, affine_mul_invert);
+	tcase_add_test(tc, error_format);
+	tcase_add_test(tc, premul_round_trip);
+	tcase_add_test(tc, png_round_trip_deterministic);
+	tcase_add_test(tc, image_limits);
+	tcase_add_test(tc, parse_colors);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
