@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -44,6 +45,15 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nTry 'bonebake %s --help'.\n", cmd);
 	return EXIT_USAGE;
+}
+
+int cli_bad_option(const char *cmd, char **argv)
+{
+	if (optopt && optopt < 256 && optopt != '?')
+		return cli_usage_error(cmd, "unknown option or missing value: -%c",
+		                       optopt);
+	return cli_usage_error(cmd, "unknown option or missing value: %s",
+	                       argv[optind - 1]);
 }
 
 void cli_warn(const char *fmt, ...)

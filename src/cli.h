@@ -27,6 +27,9 @@ int cli_fail(const bb_error *err);
 /* Prints "bonebake <cmd>: <message>" and a --help hint; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* After getopt_long returned '?' or an option the command does not take:
+ * names the offending argument.  Returns EXIT_USAGE. */
+int cli_bad_option(const char *cmd, char **argv);
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Progress on stderr: a single rewritten line when stderr is a terminal,

@@ -129,7 +129,7 @@ int cmd_info(int argc, char **argv)
 				return cli_usage_error("info", "--fps takes a number in (0, 1000]");
 			break;
 		case 'h': fputs(help, stdout); return EXIT_OK;
-		default: return cli_usage_error("info", "unknown option");
+		default: return cli_bad_option("info", argv);
 		}
 	}
 	if (optind + 1 != argc)

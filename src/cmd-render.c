@@ -128,7 +128,7 @@ int cmd_render(int argc, char **argv)
 			return EXIT_OK;
 		} else if ((rc = fig_parse(&fo, c, optarg, "render")) != 1) {
 			return rc < 0 ? EXIT_USAGE
-			              : cli_usage_error("render", "unknown option");
+			              : cli_bad_option("render", argv);
 		}
 	}
 	if (optind + 1 != argc)

@@ -1,6 +1,7 @@
 /* bonebake — command table. */
 #include "config.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,6 +39,7 @@ int main(int argc, char **argv)
 {
 	size_t i;
 
+	opterr = 0;   /* commands print their own usage errors */
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

@@ -19,3 +19,14 @@ tests_ref_ref_test_LDADD = lib/libbonebake-core.la -lm
 TESTS += tests/ref/ref-test
 EXTRA_DIST += tests/ref
 CLEANFILES += tests/ref/*.out.png tests/ref/*.diff.png
+
+# Fuzz target (plain replay main unless built for libFuzzer)
+check_PROGRAMS += tests/fuzz/fuzz-native
+tests_fuzz_fuzz_native_SOURCES = tests/fuzz/fuzz-native.c
+tests_fuzz_fuzz_native_LDADD = lib/libbonebake-core.la -lm
+TESTS += tests/fuzz/replay.sh
+EXTRA_DIST += tests/fuzz/replay.sh tests/fuzz/corpus
+
+# CLI tests
+TESTS += tests/cli/render.sh tests/cli/bad-input.sh
+EXTRA_DIST += tests/cli/render.sh tests/cli/bad-input.sh tests/cli/pngsize.py

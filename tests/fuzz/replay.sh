@@ -1,0 +1,11 @@
+#!/bin/sh
+# Replays the saved fuzz corpus and crashers through the fuzz target's plain
+# main (no libFuzzer needed).  A crash or sanitizer report fails the test.
+. "$(dirname "$0")/../cli/lib.sh"
+out=$("$top_builddir/tests/fuzz/fuzz-native" "$top_srcdir/tests/fuzz/corpus" \
+	"$top_srcdir/samples" 2>&1) || fail "fuzz replay failed: $out"
+printf '%s\n' "$out"
+n=$(printf '%s' "$out" | sed -n 's/^replayed \([0-9]*\) inputs$/\1/p')
+[ "${n:-0}" -ge 10 ] || fail "replayed only ${n:-0} inputs"
+checks=1
+pass
