@@ -9,5 +9,6 @@
 #include "model.h"
 #include "eval.h"
 #include "render.h"
+#include "pack.h"
 
 #endif
