@@ -30,3 +30,5 @@ EXTRA_DIST += tests/fuzz/replay.sh tests/fuzz/corpus
 # CLI tests
 TESTS += tests/cli/render.sh tests/cli/bad-input.sh
 EXTRA_DIST += tests/cli/render.sh tests/cli/bad-input.sh tests/cli/pngsize.py
+TESTS += tests/include-rules.sh
+EXTRA_DIST += tests/include-rules.sh

@@ -1,0 +1,47 @@
+#!/bin/sh
+# Who may include what (STYLE.md), checked from the #include lines:
+#   core: libc + public value headers     model: core
+#   loaders: model, core, jansson, expat  eval: model, core
+#   raster: eval, image, core, cairo      pack, diff: image, core
+#   image: core, libpng                   src: public headers only
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+. "$(dirname "$0")/cli/lib.sh"
+cd "$top_srcdir" || fail "no source tree"
+bad=0
+check() {  # FOLDER ALLOWED-PROJECT-PREFIXES ALLOWED-SYSTEM-LIBS
+	for f in "$1"/*.c "$1"/*.h; do
+		[ -e "$f" ] || continue
+		grep -h '^#include' "$f" | while read -r _ inc; do
+			case "$inc" in
+			'"config.h"'|'<'*'.h>') # system or libc header
+				case "$inc" in
+				'<cairo'*) echo "$3" | grep -qw cairo || echo "$f: $inc" ;;
+				'<png'*) echo "$3" | grep -qw png || echo "$f: $inc" ;;
+				'<jansson'*) echo "$3" | grep -qw jansson || echo "$f: $inc" ;;
+				'<expat'*) echo "$3" | grep -qw expat || echo "$f: $inc" ;;
+				esac ;;
+			'"'*)
+				p=${inc#\"}; p=${p%\"}; p=${p%%/*}
+				echo " $2 " | grep -q " $p " || echo "$f: $inc"
+				;;
+			esac
+		done
+	done
+}
+src_headers=$(cd src && ls *.h | tr "\n" " ")
+out=$(
+check lib/core "core bonebake" ""
+check lib/image "core image bonebake" "png"
+check lib/model "model core bonebake" ""
+check lib/loaders "loaders model core bonebake" "jansson expat"
+check lib/eval "eval model core bonebake" ""
+check lib/raster "raster eval image core bonebake" "cairo"
+check lib/pack "pack image core bonebake" ""
+check lib/diff "diff image core bonebake" ""
+check src "bonebake $src_headers" ""
+)
+checks=1
+[ -z "$out" ] || fail "includes that break the layering rules:
+$out"
+pass
