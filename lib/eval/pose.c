@@ -31,10 +31,11 @@ bb_status bb_pose_new(const bb_model *m, int armature, bb_pose **out,
 	p->local = bb__calloc(nb, sizeof *p->local);
 	p->world = bb__calloc(nb, sizeof *p->world);
 	p->wx = bb__calloc(nb, sizeof *p->wx);
+	p->wx_stale = bb__calloc(nb, 1);
 	p->display = bb__calloc(ns, sizeof *p->display);
 	p->color = bb__calloc(ns, sizeof *p->color);
 	p->order = bb__calloc(ns, sizeof *p->order);
-	if (!p->local || !p->world || !p->wx || !p->display || !p->color || !p->order) {
+	if (!p->local || !p->world || !p->wx || !p->wx_stale || !p->display || !p->color || !p->order) {
 		bb_pose_free(p);
 		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
 	}
@@ -49,6 +50,7 @@ void bb_pose_free(bb_pose *p)
 	free(p->local);
 	free(p->world);
 	free(p->wx);
+	free(p->wx_stale);
 	free(p->display);
 	free(p->color);
 	free(p->order);
@@ -201,6 +203,89 @@ bb_affine bb__componentwise(const bb_pose *p, int parent, const bb_xform *l,
 	return m;
 }
 
+/* DragonBones' Transform.fromMatrix: decomposes m into rotation (skewY),
+ * skew (skewX - skewY) and scales; `prev` holds the previous scales, whose
+ * signs decide how a negative scale is folded into the angles. */
+static void from_matrix(bb_affine m, bb_xform *g)
+{
+	const double q = M_PI / 4;
+	double skx = atan(-m.c / m.d), sky = atan(m.b / m.a), sx, sy;
+
+	if (skx != skx)
+		skx = 0;
+	if (sky != sky)
+		sky = 0;
+	sy = (skx > -q && skx < q) ? m.d / cos(skx) : -m.c / sin(skx);
+	sx = (sky > -q && sky < q) ? m.a / cos(sky) : m.b / sin(sky);
+	if (g->sx >= 0 && sx < 0) {
+		sx = -sx;
+		sky -= M_PI;
+	}
+	if (g->sy >= 0 && sy < 0) {
+		sy = -sy;
+		skx -= M_PI;
+	}
+	g->x = m.tx;
+	g->y = m.ty;
+	g->rotation = sky;
+	g->skew = skx - sky;
+	g->sx = sx;
+	g->sy = sy;
+}
+
+/* The parent's decomposed world transform, derived on first use. */
+static const bb_xform *global_of(bb_pose *p, int i)
+{
+	if (p->wx_stale[i]) {
+		from_matrix(p->world[i], &p->wx[i]);
+		p->wx_stale[i] = 0;
+	}
+	return &p->wx[i];
+}
+
+/* Bone._updateGlobalTransformMatrix of the DragonBones 5.5+ runtime
+ * (armature not flipped; flip is the figure matrix at the roots). */
+static bb_affine flags_world(bb_pose *p, int i, const bb_xform *l)
+{
+	const bb_bone *b = &p->a->bones[i];
+	bb_affine par = p->world[b->parent], m;
+	bb_xform g = *l;
+	unsigned f = b->flags;
+
+	if (f & BB_INHERIT_SCALE) {
+		if (!(f & BB_INHERIT_ROTATION))
+			g.rotation -= global_of(p, b->parent)->rotation;
+		m = bb_affine_mul(par, bb__xform_matrix(&g));
+		if (!(f & BB_INHERIT_TRANSLATION)) {
+			m.tx = g.x;
+			m.ty = g.y;
+		}
+		p->wx[i] = g;
+		p->wx_stale[i] = 1;
+		return m;
+	}
+	if (f & BB_INHERIT_TRANSLATION) {
+		bb_vec2 v = bb_affine_apply(par, g.x, g.y);
+
+		g.x = v.x;
+		g.y = v.y;
+	}
+	if (f & BB_INHERIT_ROTATION) {
+		const bb_xform *pg = global_of(p, b->parent);
+		double rot = g.rotation + pg->rotation + (pg->sx < 0 ? M_PI : 0);
+
+		if (par.a * par.d - par.b * par.c < 0) {
+			rot -= 2 * g.rotation;
+			if (f & BB_INHERIT_REFLECTION)
+				g.skew += M_PI;
+		}
+		g.rotation = rot;
+	}
+	p->wx[i] = g;
+	p->wx_stale[i] = 0;
+	return bb__xform_matrix(&g);
+}
+
 static void world_transforms(bb_pose *p, const bb_eval_options *o)
 {
 	const bb_armature *a = p->a;
@@ -211,14 +296,19 @@ static void world_transforms(bb_pose *p, const bb_eval_options *o)
 		const bb_bone *b = &a->bones[i];
 		const bb_xform *l = &p->local[i];
 
+		p->wx_stale[i] = 0;
 		if (b->parent < 0) {
 			p->wx[i] = *l;
 			p->world[i] = bb_affine_mul(p->fig, bb__xform_matrix(l));
 		} else if (b->inherit == BB_INHERIT_COMPONENTWISE) {
 			p->world[i] = bb__componentwise(p, b->parent, l, &p->wx[i]);
+		} else if (b->inherit == BB_INHERIT_FLAGS) {
+			p->world[i] = flags_world(p, i, l);
 		} else {
 			p->world[i] = bb_affine_mul(p->world[b->parent],
 			                            bb__xform_matrix(l));
+			p->wx[i] = *l;
+			p->wx_stale[i] = 1;
 		}
 	}
 }

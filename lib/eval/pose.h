@@ -8,7 +8,9 @@ struct bb_pose {
 	const bb_model *m;
 	const bb_armature *a;
 	bb_xform *local;        /* animated local transform per bone */
-	bb_xform *wx;           /* componentwise world components per bone */
+	bb_xform *wx;           /* decomposed world ("global") per bone, for the
+	                           componentwise and DragonBones inherit modes */
+	unsigned char *wx_stale; /* wx must be re-derived from world (fromMatrix) */
 	bb_affine *world;       /* world matrix per bone */
 	bb_affine fig;          /* figure matrix (animated scale, flip) */
 	int *display;           /* per slot */
