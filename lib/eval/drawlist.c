@@ -42,6 +42,83 @@ static bb_draw_item *push(bb_pose *p, size_t nverts, bb_vec2 **verts,
 	return it;
 }
 
+/* Mesh vertices in world space: weighted (sum over influences of
+ * weight * boneWorld(pos + deform)) or slot-local (+ deform) through m. */
+static void mesh_vertices(const bb_pose *p, int slot, const bb_display *d,
+                          bb_affine m, bb_vec2 *v)
+{
+	const double *def = p->deform_disp[slot] == (int)(d - p->a->displays)
+	                    ? p->deform + p->deform_off[slot] : NULL;
+	int i, k, w = 0;
+
+	if (!d->u.mesh.wcount) {
+		for (i = 0; i < d->u.mesh.nverts; i++) {
+			double x = d->u.mesh.verts[i].x, y = d->u.mesh.verts[i].y;
+
+			if (def) {
+				x += def[2 * i];
+				y += def[2 * i + 1];
+			}
+			v[i] = bb_affine_apply(m, x, y);
+		}
+		return;
+	}
+	for (i = 0; i < d->u.mesh.nverts; i++) {
+		double x = 0, y = 0;
+
+		for (k = 0; k < d->u.mesh.wcount[i]; k++, w++) {
+			bb_affine bm = p->world[d->u.mesh.wbone[w]];
+			double lx = d->u.mesh.wpos[w].x, ly = d->u.mesh.wpos[w].y;
+			bb_vec2 q;
+
+			if (def) {
+				lx += def[2 * w];
+				ly += def[2 * w + 1];
+			}
+			q = bb_affine_apply(bm, lx, ly);
+			x += q.x * d->u.mesh.wweight[w];
+			y += q.y * d->u.mesh.wweight[w];
+		}
+		v[i].x = x;
+		v[i].y = y;
+	}
+}
+
+static bb_status emit_nested(bb_pose *p, int slot, const bb_display *d,
+                             bb_affine m, bb_error *err)
+{
+	const bb_armature *ca = &p->m->armatures[d->u.armature.armature];
+	int anim = d->u.armature.anim >= 0 ? d->u.armature.anim : ca->default_anim;
+	bb_pose *child;
+	bb_status s;
+	int i, k;
+
+	if (p->depth + 1 >= BB_MAX_NESTING)
+		return BB_OK;   /* nesting too deep (a cycle): draw nothing */
+	if ((s = bb__child_pose(p, slot, d->u.armature.armature, &child, err)) != BB_OK)
+		return s;
+	/* the child plays on the figure's clock */
+	if ((s = bb__pose_eval_nested(child, ca->nanims ? anim : -1, p->anim_time,
+	                              m, err)) != BB_OK)
+		return s;
+	for (i = 0; i < child->dl.count; i++) {
+		const bb_draw_item *ci = &child->dl.items[i];
+		bb_draw_item *it;
+		bb_vec2 *v, *uv;
+
+		if (!(it = push(p, (size_t)ci->nverts, &v, &uv)))
+			return nomem(err);
+		*it = *ci;
+		it->slot = slot;
+		it->color = bb_color_xform_concat(p->color[slot], ci->color);
+		for (k = 0; k < ci->nverts; k++) {
+			v[k] = ci->verts[k];
+			uv[k] = ci->uvs[k];
+		}
+	}
+	return BB_OK;
+}
+
 static bb_status emit_display(bb_pose *p, int slot, const bb_display *d,
                               bb_error *err)
 {
@@ -53,8 +130,9 @@ static bb_status emit_display(bb_pose *p, int slot, const bb_display *d,
 
 	switch (d->kind) {
 	case BB_DISPLAY_NONE:
-	case BB_DISPLAY_ARMATURE:   /* nested armatures: drawn by their own pose */
 		return BB_OK;
+	case BB_DISPLAY_ARMATURE:
+		return emit_nested(p, slot, d, m, err);
 	case BB_DISPLAY_RECT:
 		if (!(it = push(p, 0, NULL, NULL)))
 			return nomem(err);
@@ -81,16 +159,14 @@ static bb_status emit_display(bb_pose *p, int slot, const bb_display *d,
 			return nomem(err);
 		it->kind = BB_DRAW_MESH;
 		it->texture = p->m->textures[d->u.mesh.texture];
-		for (i = 0; i < d->u.mesh.nverts; i++) {
-			v[i] = bb_affine_apply(m, d->u.mesh.verts[i].x, d->u.mesh.verts[i].y);
+		mesh_vertices(p, slot, d, m, v);
+		for (i = 0; i < d->u.mesh.nverts; i++)
 			uv[i] = d->u.mesh.uvs[i];
-		}
 		it->nindices = d->u.mesh.nindices;
 		it->indices = d->u.mesh.indices;
 		break;
-	default:
-		return BB_OK;
 	}
+	it = &p->items[p->nitems - 1];
 	it->slot = slot;
 	it->blend = sl->blend;
 	it->color = p->color[slot];
@@ -162,8 +238,9 @@ bb_status bb__build_drawlist(bb_pose *p, const bb_eval_options *o, bb_error *err
 
 	p->nitems = 0;
 	p->nv = 0;
-	for (i = 0; i < a->nslots; i++)
-		p->order[i] = (sk && sk->draw_order) ? sk->draw_order[i] : i;
+	if (!p->order_set)
+		for (i = 0; i < a->nslots; i++)
+			p->order[i] = (sk && sk->draw_order) ? sk->draw_order[i] : i;
 	for (i = 0; sk && i < a->nslots; i++) {
 		int slot = p->order[i], idx = p->display[slot];
 

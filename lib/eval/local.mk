@@ -3,5 +3,6 @@ lib_libbonebake_core_la_SOURCES += \
 	lib/eval/pose.h \
 	lib/eval/timeline.c \
 	lib/eval/pose.c \
+	lib/eval/world.c \
 	lib/eval/drawlist.c
 bonebakeinclude_HEADERS += lib/include/bonebake/eval.h

@@ -1,4 +1,4 @@
-/* Pose evaluation: setup pose, tracks, world transforms. */
+/* Pose evaluation: setup pose, tracks and their timelines. */
 #include "config.h"
 
 #include <math.h>
@@ -9,12 +9,45 @@
 #include "eval/eval.h"
 #include "eval/pose.h"
 
-bb_status bb_pose_new(const bb_model *m, int armature, bb_pose **out,
-                      bb_error *err)
+/* Largest key stride and per-slot deform sizes of an armature. */
+static size_t deform_layout(const bb_armature *a, size_t *off, int *max_stride)
+{
+	size_t total = 0;
+	int s, j, k, n;
+
+	*max_stride = 8;
+	for (s = 0; s < a->nslots; s++) {
+		int need = 0;
+
+		for (k = 0; k < a->nskins; k++)
+			for (j = 0; j < a->skins[k].count[s]; j++) {
+				const bb_display *d =
+					&a->displays[a->skins[k].first[s] + j];
+
+				if (d->kind != BB_DISPLAY_MESH)
+					continue;
+				n = 2 * (d->u.mesh.wcount ? d->u.mesh.ninfluences
+				                          : d->u.mesh.nverts);
+				if (n > need)
+					need = n;
+			}
+		off[s] = total;
+		total += (size_t)need;
+	}
+	for (j = 0; j < a->nanims; j++)
+		for (k = 0; k < a->anims[j].ntimelines; k++)
+			if (a->anims[j].timelines[k].stride > *max_stride)
+				*max_stride = a->anims[j].timelines[k].stride;
+	return total;
+}
+
+static bb_status pose_new(const bb_model *m, int armature, int depth,
+                          bb_pose **out, bb_error *err)
 {
 	const bb_armature *a;
 	bb_pose *p;
-	size_t nb, ns;
+	size_t nb, ns, ndeform;
+	int max_stride;
 
 	*out = NULL;
 	if (armature < 0 || armature >= m->narmatures)
@@ -28,14 +61,29 @@ bb_status bb_pose_new(const bb_model *m, int armature, bb_pose **out,
 		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
 	p->m = m;
 	p->a = a;
+	p->depth = depth;
 	p->local = bb__calloc(nb, sizeof *p->local);
 	p->world = bb__calloc(nb, sizeof *p->world);
 	p->wx = bb__calloc(nb, sizeof *p->wx);
 	p->wx_stale = bb__calloc(nb, 1);
+	p->moved = bb__calloc(nb, 1);
 	p->display = bb__calloc(ns, sizeof *p->display);
 	p->color = bb__calloc(ns, sizeof *p->color);
 	p->order = bb__calloc(ns, sizeof *p->order);
-	if (!p->local || !p->world || !p->wx || !p->wx_stale || !p->display || !p->color || !p->order) {
+	p->deform_off = bb__calloc(ns, sizeof *p->deform_off);
+	p->deform_disp = bb__calloc(ns, sizeof *p->deform_disp);
+	p->child = bb__calloc(ns, sizeof *p->child);
+	p->ik_weight = bb__calloc((size_t)a->niks, sizeof *p->ik_weight);
+	p->ik_bend = bb__calloc((size_t)a->niks, sizeof *p->ik_bend);
+	if (p->deform_off) {
+		ndeform = deform_layout(a, p->deform_off, &max_stride);
+		p->deform = bb__calloc(ndeform, sizeof *p->deform);
+		p->scratch = bb__calloc((size_t)max_stride, sizeof *p->scratch);
+	}
+	if (!p->local || !p->world || !p->wx || !p->wx_stale || !p->moved ||
+	    !p->display || !p->color || !p->order || !p->deform_off ||
+	    !p->deform_disp || !p->child || !p->ik_weight || !p->ik_bend ||
+	    !p->deform || !p->scratch) {
 		bb_pose_free(p);
 		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
 	}
@@ -43,17 +91,35 @@ bb_status bb_pose_new(const bb_model *m, int armature, bb_pose **out,
 	return BB_OK;
 }
 
+bb_status bb_pose_new(const bb_model *m, int armature, bb_pose **out,
+                      bb_error *err)
+{
+	return pose_new(m, armature, 0, out, err);
+}
+
 void bb_pose_free(bb_pose *p)
 {
+	int i;
+
 	if (!p)
 		return;
+	for (i = 0; p->child && i < p->a->nslots; i++)
+		bb_pose_free(p->child[i]);
+	free(p->child);
 	free(p->local);
 	free(p->world);
 	free(p->wx);
 	free(p->wx_stale);
+	free(p->moved);
 	free(p->display);
 	free(p->color);
 	free(p->order);
+	free(p->deform);
+	free(p->deform_off);
+	free(p->deform_disp);
+	free(p->scratch);
+	free(p->ik_weight);
+	free(p->ik_bend);
 	free(p->items);
 	free(p->voff);
 	free(p->vbuf);
@@ -70,10 +136,16 @@ static void reset(bb_pose *p, const bb_eval_options *o)
 	for (i = 0; i < a->nslots; i++) {
 		p->display[i] = a->slots[i].setup_display;
 		p->color[i] = a->slots[i].color;
+		p->deform_disp[i] = -1;
 	}
-	for (i = 0; i < o->n_overrides; i++)
+	for (i = 0; i < a->niks; i++) {
+		p->ik_weight[i] = a->iks[i].weight;
+		p->ik_bend[i] = a->iks[i].bend_positive;
+	}
+	for (i = 0; o && i < o->n_overrides; i++)
 		p->display[o->overrides[i].slot] = o->overrides[i].display;
 	p->figure_sx = 1;
+	p->order_set = 0;
 }
 
 static double *prop_ref(bb_xform *x, bb_prop prop)
@@ -113,12 +185,17 @@ static int in_mask(const bb_pose *p, int mask, const bb_timeline *t)
 		return bones[t->index];
 	case BB_TL_SLOT_DISPLAY:
 	case BB_TL_SLOT_COLOR:
+	case BB_TL_DEFORM:
 		return bones[p->a->slots[t->index].bone];
+	case BB_TL_IK:
+		return bones[p->a->iks[t->index].bone];
 	case BB_TL_FIGURE:
 		for (i = 0; i < p->a->nbones; i++)
 			if (p->a->bones[i].parent < 0 && bones[i])
 				return 1;
 		return 0;
+	case BB_TL_DRAW_ORDER:
+		return 0;          /* a partial layer never reorders the figure */
 	}
 	return 0;
 }
@@ -126,11 +203,10 @@ static int in_mask(const bb_pose *p, int mask, const bb_timeline *t)
 static void apply_timeline(bb_pose *p, const bb_anim *an, const bb_timeline *t,
                            double time)
 {
-	double v[8];
 	const bb_armature *a = p->a;
+	double *v = p->scratch;
+	int i;
 
-	if (t->stride > 8)
-		return;
 	bb__timeline_sample(an, t, time, v);
 	switch (t->target) {
 	case BB_TL_BONE:
@@ -142,11 +218,25 @@ static void apply_timeline(bb_pose *p, const bb_anim *an, const bb_timeline *t,
 		p->display[t->index] = (int)floor(v[0] + 0.5);
 		break;
 	case BB_TL_SLOT_COLOR:
-		p->color[t->index].mul = (bb_rgba){ v[0], v[1], v[2], v[3] };
-		p->color[t->index].add = (bb_rgba){ v[4], v[5], v[6], v[7] };
+		p->color[t->index].mul = (bb_rgba){ v[1], v[2], v[3], v[0] };
+		p->color[t->index].add = (bb_rgba){ v[5], v[6], v[7], v[4] };
 		break;
 	case BB_TL_FIGURE:
 		p->figure_sx = combine(t->apply, 1, v[0]);
+		break;
+	case BB_TL_DRAW_ORDER:
+		for (i = 0; i < a->nslots; i++)
+			p->order[i] = (int)v[i];
+		p->order_set = 1;
+		break;
+	case BB_TL_DEFORM:
+		memcpy(p->deform + p->deform_off[t->index], v,
+		       (size_t)t->stride * sizeof *v);
+		p->deform_disp[t->index] = t->display;
+		break;
+	case BB_TL_IK:
+		p->ik_weight[t->index] = v[0];
+		p->ik_bend[t->index] = v[1] != 0;
 		break;
 	}
 }
@@ -181,135 +271,23 @@ static bb_status check_args(const bb_pose *p, const bb_track *tracks,
 	return BB_OK;
 }
 
-bb_affine bb__componentwise(const bb_pose *p, int parent, const bb_xform *l,
-                            bb_xform *wx)
+static void apply_tracks(bb_pose *p, const bb_track *tracks, int ntracks,
+                         double t)
 {
-	const bb_xform *pw = &p->wx[parent];
-	bb_vec2 pos = bb_affine_apply(p->world[parent], l->x, l->y);
-	bb_xform lin;
-	bb_affine m;
+	int i, j;
 
-	wx->x = pos.x;
-	wx->y = pos.y;
-	wx->rotation = pw->rotation + l->rotation;
-	wx->skew = pw->skew + l->skew;
-	wx->sx = pw->sx * l->sx;
-	wx->sy = pw->sy * l->sy;
-	lin = *wx;
-	lin.x = lin.y = 0;
-	m = bb_affine_mul(p->fig, bb__xform_matrix(&lin));
-	m.tx = pos.x;
-	m.ty = pos.y;
-	return m;
-}
+	p->anim_time = 0;
+	for (i = 0; i < ntracks; i++) {
+		const bb_anim *an = &p->a->anims[tracks[i].anim];
+		double local;
 
-/* DragonBones' Transform.fromMatrix: decomposes m into rotation (skewY),
- * skew (skewX - skewY) and scales; `prev` holds the previous scales, whose
- * signs decide how a negative scale is folded into the angles. */
-static void from_matrix(bb_affine m, bb_xform *g)
-{
-	const double q = M_PI / 4;
-	double skx = atan(-m.c / m.d), sky = atan(m.b / m.a), sx, sy;
-
-	if (skx != skx)
-		skx = 0;
-	if (sky != sky)
-		sky = 0;
-	sy = (skx > -q && skx < q) ? m.d / cos(skx) : -m.c / sin(skx);
-	sx = (sky > -q && sky < q) ? m.a / cos(sky) : m.b / sin(sky);
-	if (g->sx >= 0 && sx < 0) {
-		sx = -sx;
-		sky -= M_PI;
-	}
-	if (g->sy >= 0 && sy < 0) {
-		sy = -sy;
-		skx -= M_PI;
-	}
-	g->x = m.tx;
-	g->y = m.ty;
-	g->rotation = sky;
-	g->skew = skx - sky;
-	g->sx = sx;
-	g->sy = sy;
-}
-
-/* The parent's decomposed world transform, derived on first use. */
-static const bb_xform *global_of(bb_pose *p, int i)
-{
-	if (p->wx_stale[i]) {
-		from_matrix(p->world[i], &p->wx[i]);
-		p->wx_stale[i] = 0;
-	}
-	return &p->wx[i];
-}
-
-/* Bone._updateGlobalTransformMatrix of the DragonBones 5.5+ runtime
- * (armature not flipped; flip is the figure matrix at the roots). */
-static bb_affine flags_world(bb_pose *p, int i, const bb_xform *l)
-{
-	const bb_bone *b = &p->a->bones[i];
-	bb_affine par = p->world[b->parent], m;
-	bb_xform g = *l;
-	unsigned f = b->flags;
-
-	if (f & BB_INHERIT_SCALE) {
-		if (!(f & BB_INHERIT_ROTATION))
-			g.rotation -= global_of(p, b->parent)->rotation;
-		m = bb_affine_mul(par, bb__xform_matrix(&g));
-		if (!(f & BB_INHERIT_TRANSLATION)) {
-			m.tx = g.x;
-			m.ty = g.y;
-		}
-		p->wx[i] = g;
-		p->wx_stale[i] = 1;
-		return m;
-	}
-	if (f & BB_INHERIT_TRANSLATION) {
-		bb_vec2 v = bb_affine_apply(par, g.x, g.y);
-
-		g.x = v.x;
-		g.y = v.y;
-	}
-	if (f & BB_INHERIT_ROTATION) {
-		const bb_xform *pg = global_of(p, b->parent);
-		double rot = g.rotation + pg->rotation + (pg->sx < 0 ? M_PI : 0);
-
-		if (par.a * par.d - par.b * par.c < 0) {
-			rot -= 2 * g.rotation;
-			if (f & BB_INHERIT_REFLECTION)
-				g.skew += M_PI;
-		}
-		g.rotation = rot;
-	}
-	p->wx[i] = g;
-	p->wx_stale[i] = 0;
-	return bb__xform_matrix(&g);
-}
-
-static void world_transforms(bb_pose *p, const bb_eval_options *o)
-{
-	const bb_armature *a = p->a;
-	int i;
-
-	p->fig = bb_affine_scale(p->figure_sx * (o->flip ? -1 : 1), 1);
-	for (i = 0; i < a->nbones; i++) {
-		const bb_bone *b = &a->bones[i];
-		const bb_xform *l = &p->local[i];
-
-		p->wx_stale[i] = 0;
-		if (b->parent < 0) {
-			p->wx[i] = *l;
-			p->world[i] = bb_affine_mul(p->fig, bb__xform_matrix(l));
-		} else if (b->inherit == BB_INHERIT_COMPONENTWISE) {
-			p->world[i] = bb__componentwise(p, b->parent, l, &p->wx[i]);
-		} else if (b->inherit == BB_INHERIT_FLAGS) {
-			p->world[i] = flags_world(p, i, l);
-		} else {
-			p->world[i] = bb_affine_mul(p->world[b->parent],
-			                            bb__xform_matrix(l));
-			p->wx[i] = *l;
-			p->wx_stale[i] = 1;
-		}
+		if (!bb__track_time(an, &tracks[i], t, &local))
+			continue;
+		if (i == 0)
+			p->anim_time = local;
+		for (j = 0; j < an->ntimelines; j++)
+			if (in_mask(p, tracks[i].mask, &an->timelines[j]))
+				apply_timeline(p, an, &an->timelines[j], local);
 	}
 }
 
@@ -319,23 +297,46 @@ bb_status bb_pose_eval(bb_pose *p, const bb_track *tracks, int ntracks,
 	static const bb_eval_options defaults;
 	const bb_eval_options *o = opts ? opts : &defaults;
 	bb_status s;
-	int i, j;
 
 	if ((s = check_args(p, tracks, ntracks, o, err)) != BB_OK)
 		return s;
 	reset(p, o);
-	for (i = 0; i < ntracks; i++) {
-		const bb_anim *an = &p->a->anims[tracks[i].anim];
-		double local;
-
-		if (!bb__track_time(an, &tracks[i], t, &local))
-			continue;
-		for (j = 0; j < an->ntimelines; j++)
-			if (in_mask(p, tracks[i].mask, &an->timelines[j]))
-				apply_timeline(p, an, &an->timelines[j], local);
-	}
-	world_transforms(p, o);
+	apply_tracks(p, tracks, ntracks, t);
+	p->fig = bb_affine_scale(p->figure_sx * (o->flip ? -1 : 1), 1);
+	bb__world_transforms(p, o);
 	return bb__build_drawlist(p, o, err);
+}
+
+bb_status bb__pose_eval_nested(bb_pose *p, int anim, double time,
+                               bb_affine fig, bb_error *err)
+{
+	static const bb_eval_options defaults;
+	bb_track tr = { anim, 0, -1, 0 };
+
+	reset(p, NULL);
+	if (anim >= 0 && anim < p->a->nanims)
+		apply_tracks(p, &tr, 1, time);
+	p->fig = fig;
+	bb__world_transforms(p, &defaults);
+	return bb__build_drawlist(p, &defaults, err);
+}
+
+bb_status bb__child_pose(bb_pose *p, int slot, int armature, bb_pose **out,
+                         bb_error *err)
+{
+	bb_status s;
+
+	if (p->child[slot] && p->child[slot]->a != &p->m->armatures[armature]) {
+		bb_pose_free(p->child[slot]);
+		p->child[slot] = NULL;
+	}
+	if (!p->child[slot]) {
+		s = pose_new(p->m, armature, p->depth + 1, &p->child[slot], err);
+		if (s != BB_OK)
+			return s;
+	}
+	*out = p->child[slot];
+	return BB_OK;
 }
 
 int bb_pose_bone_count(const bb_pose *p)

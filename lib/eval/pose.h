@@ -4,19 +4,33 @@
 
 #include "eval/eval.h"
 
+enum { BB_MAX_NESTING = 8 };
+
 struct bb_pose {
 	const bb_model *m;
 	const bb_armature *a;
+	int depth;              /* nesting depth (0 for the figure) */
 	bb_xform *local;        /* animated local transform per bone */
 	bb_xform *wx;           /* decomposed world ("global") per bone, for the
 	                           componentwise and DragonBones inherit modes */
 	unsigned char *wx_stale; /* wx must be re-derived from world (fromMatrix) */
+	unsigned char *moved;   /* scratch: bones an IK constraint moved */
 	bb_affine *world;       /* world matrix per bone */
-	bb_affine fig;          /* figure matrix (animated scale, flip) */
+	bb_affine fig;          /* figure matrix (animated scale, flip, or the
+	                           slot of a parent armature) */
 	int *display;           /* per slot */
 	bb_color_xform *color;  /* per slot */
 	int *order;             /* paint order: slot indices */
+	int order_set;          /* a draw-order timeline set `order` */
 	double figure_sx;
+	double anim_time;       /* local time of the first track */
+	double *scratch;        /* one key's values (largest stride) */
+	double *deform;         /* per slot: mesh vertex offsets */
+	size_t *deform_off;     /* per slot: offset into deform */
+	int *deform_disp;       /* per slot: display the offsets belong to, -1 */
+	double *ik_weight;      /* per IK constraint */
+	int *ik_bend;
+	bb_pose **child;        /* per slot: pose of a nested armature, lazily */
 	/* draw list storage, reused frame to frame */
 	bb_draw_item *items;
 	size_t nitems, items_cap;
@@ -27,11 +41,20 @@ struct bb_pose {
 	bb_drawlist dl;
 };
 
-/* World matrix of a Cocos-style bone: position through the parent's
- * matrix, scales multiplied, rotation and skew added.  Fills *wx with the
- * bone's world components. */
-bb_affine bb__componentwise(const bb_pose *p, int parent, const bb_xform *l,
-                            bb_xform *wx);
+/* DragonBones' normalizeRadian: into [-pi, pi). */
+double bb__norm_angle(double a);
+
+/* World matrices of every bone from p->local, then IK constraints. */
+void bb__world_transforms(bb_pose *p, const bb_eval_options *o);
+
+/* Evaluates a pose at local animation time for a nested armature whose
+ * figure matrix is `fig`. */
+bb_status bb__pose_eval_nested(bb_pose *p, int anim, double time,
+                               bb_affine fig, bb_error *err);
+
+/* The nested pose of `slot` showing `armature`, created on first use. */
+bb_status bb__child_pose(bb_pose *p, int slot, int armature, bb_pose **out,
+                         bb_error *err);
 
 /* Builds p->dl from the evaluated pose. */
 bb_status bb__build_drawlist(bb_pose *p, const bb_eval_options *o, bb_error *err);

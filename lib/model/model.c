@@ -90,6 +90,10 @@ static void free_display(bb_display *d)
 		free(d->u.mesh.verts);
 		free(d->u.mesh.uvs);
 		free(d->u.mesh.indices);
+		free(d->u.mesh.wcount);
+		free(d->u.mesh.wbone);
+		free(d->u.mesh.wweight);
+		free(d->u.mesh.wpos);
 	}
 }
 
@@ -125,6 +129,11 @@ static void free_armature(bb_armature *a)
 		}
 		free(an->timelines);
 		free(an->tables);
+		for (j = 0; j < an->nevents; j++) {
+			free(an->events[j].name);
+			free(an->events[j].data);
+		}
+		free(an->events);
 	}
 	free(a->anims);
 	for (i = 0; i < a->nmasks; i++) {
@@ -132,6 +141,9 @@ static void free_armature(bb_armature *a)
 		free(a->masks[i].bones);
 	}
 	free(a->masks);
+	for (i = 0; i < a->niks; i++)
+		free(a->iks[i].name);
+	free(a->iks);
 }
 
 void bb_model_free(bb_model *m)
@@ -200,6 +212,9 @@ void bb_model_armature_info(const bb_model *m, int armature,
 	out->skins = a->nskins;
 	out->animations = a->nanims;
 	out->masks = a->nmasks;
+	out->iks = a->niks;
+	for (i = 0; i < a->nanims; i++)
+		out->events += a->anims[i].nevents;
 	for (i = 0; i < a->ndisplays; i++)
 		if (a->displays[i].kind == BB_DISPLAY_MESH)
 			out->meshes++;
@@ -370,6 +385,46 @@ static bb_status bad(bb_error *err, const char *file, const char *what, int i)
 	                    "loader produced an invalid model: %s %d", what, i);
 }
 
+static int timeline_ok(const bb_armature *a, const bb_timeline *t)
+{
+	const bb_display *d;
+	int k, i;
+
+	if (t->nkeys < 1 || t->stride < 1 || (int)t->prop < 0 ||
+	    t->prop >= BB_PROP_COUNT)
+		return 0;
+	switch (t->target) {
+	case BB_TL_BONE:
+		return t->index >= 0 && t->index < a->nbones && t->stride == 1;
+	case BB_TL_SLOT_DISPLAY:
+		return t->index >= 0 && t->index < a->nslots && t->stride == 1;
+	case BB_TL_SLOT_COLOR:
+		return t->index >= 0 && t->index < a->nslots && t->stride == 8;
+	case BB_TL_FIGURE:
+		return t->index == 0 && t->stride == 1;
+	case BB_TL_IK:
+		return t->index >= 0 && t->index < a->niks && t->stride == 2;
+	case BB_TL_DRAW_ORDER:
+		if (t->index != 0 || t->stride != a->nslots)
+			return 0;
+		for (k = 0; k < t->nkeys * t->stride; k++)
+			if (t->values[k] < 0 || t->values[k] >= a->nslots ||
+			    t->values[k] != (int)t->values[k])
+				return 0;
+		return 1;
+	case BB_TL_DEFORM:
+		if (t->index < 0 || t->index >= a->nslots || t->display < 0 ||
+		    t->display >= a->ndisplays)
+			return 0;
+		d = &a->displays[t->display];
+		if (d->kind != BB_DISPLAY_MESH)
+			return 0;
+		i = d->u.mesh.wcount ? d->u.mesh.ninfluences : d->u.mesh.nverts;
+		return t->stride == 2 * i;
+	}
+	return 0;
+}
+
 static bb_status validate_anim(const bb_armature *a, const bb_anim *an,
                                const char *file, bb_error *err)
 {
@@ -379,11 +434,8 @@ static bb_status validate_anim(const bb_armature *a, const bb_anim *an,
 		return bad(err, file, "animation duration", 0);
 	for (j = 0; j < an->ntimelines; j++) {
 		const bb_timeline *t = &an->timelines[j];
-		int limit = t->target == BB_TL_BONE ? a->nbones :
-		            t->target == BB_TL_FIGURE ? 1 : a->nslots;
 
-		if (t->index < 0 || t->index >= limit || t->nkeys < 1 ||
-		    t->stride < 1 || (int)t->prop < 0 || t->prop >= BB_PROP_COUNT)
+		if (!timeline_ok(a, t))
 			return bad(err, file, "timeline", j);
 		for (k = 0; k < t->nkeys; k++) {
 			const bb_interp *ip = &t->interp[k];
@@ -396,6 +448,36 @@ static bb_status validate_anim(const bb_armature *a, const bb_anim *an,
 				return bad(err, file, "curve table in timeline", j);
 		}
 	}
+	for (j = 1; j < an->nevents; j++)
+		if (an->events[j].time < an->events[j - 1].time)
+			return bad(err, file, "event order", j);
+	return BB_OK;
+}
+
+static bb_status validate_mesh(const bb_model *m, const bb_armature *a,
+                               const bb_display *d, const char *file,
+                               bb_error *err, int j)
+{
+	int k, total = 0;
+
+	if (d->u.mesh.texture < 0 || d->u.mesh.texture >= m->ntextures ||
+	    d->u.mesh.nverts < 0 || d->u.mesh.nindices % 3 != 0)
+		return bad(err, file, "mesh display", j);
+	for (k = 0; k < d->u.mesh.nindices; k++)
+		if (d->u.mesh.indices[k] < 0 || d->u.mesh.indices[k] >= d->u.mesh.nverts)
+			return bad(err, file, "mesh index", k);
+	if (!d->u.mesh.wcount)
+		return BB_OK;
+	for (k = 0; k < d->u.mesh.nverts; k++) {
+		if (d->u.mesh.wcount[k] < 0)
+			return bad(err, file, "mesh weight count", k);
+		total += d->u.mesh.wcount[k];
+	}
+	if (total != d->u.mesh.ninfluences)
+		return bad(err, file, "mesh influence total", j);
+	for (k = 0; k < total; k++)
+		if (d->u.mesh.wbone[k] < 0 || d->u.mesh.wbone[k] >= a->nbones)
+			return bad(err, file, "mesh weight bone", k);
 	return BB_OK;
 }
 
@@ -431,18 +513,31 @@ bb_status bb__model_validate(const bb_model *m, const char *file, bb_error *err)
 
 			if ((d->kind == BB_DISPLAY_IMAGE &&
 			     (d->u.image.texture < 0 || d->u.image.texture >= m->ntextures)) ||
-			    (d->kind == BB_DISPLAY_MESH &&
-			     (d->u.mesh.texture < 0 || d->u.mesh.texture >= m->ntextures)) ||
 			    (d->kind == BB_DISPLAY_ARMATURE &&
 			     (d->u.armature.armature < 0 ||
-			      d->u.armature.armature >= m->narmatures)))
+			      d->u.armature.armature >= m->narmatures ||
+			      d->u.armature.armature == i ||
+			      d->u.armature.anim < -1 ||
+			      d->u.armature.anim >=
+			      m->armatures[d->u.armature.armature].nanims)))
 				return bad(err, file, "display reference", j);
-			if (d->kind == BB_DISPLAY_MESH)
-				for (k = 0; k < d->u.mesh.nindices; k++)
-					if (d->u.mesh.indices[k] < 0 ||
-					    d->u.mesh.indices[k] >= d->u.mesh.nverts)
-						return bad(err, file, "mesh index", k);
+			if (d->kind == BB_DISPLAY_MESH) {
+				bb_status s = validate_mesh(m, a, d, file, err, j);
+
+				if (s != BB_OK)
+					return s;
+			}
 		}
+		for (j = 0; j < a->niks; j++) {
+			const bb_ik *ik = &a->iks[j];
+
+			if (ik->bone < 0 || ik->bone >= a->nbones || ik->target < 0 ||
+			    ik->target >= a->nbones || ik->chain < 0 || ik->chain > 1 ||
+			    (ik->chain && a->bones[ik->bone].parent < 0))
+				return bad(err, file, "IK constraint", j);
+		}
+		if (a->nanims > 0 && (a->default_anim < 0 || a->default_anim >= a->nanims))
+			return bad(err, file, "default animation", a->default_anim);
 		for (j = 0; j < a->nanims; j++) {
 			bb_status s = validate_anim(a, &a->anims[j], file, err);
 

@@ -69,6 +69,13 @@ typedef struct bb_display {
 			bb_vec2 *verts;        /* display space (unweighted) */
 			bb_vec2 *uvs;          /* texture pixels */
 			int *indices;
+			/* weighted: per vertex wcount[v] influences, flattened:
+			 * bone, weight, position in that bone's space */
+			int *wcount;           /* NULL when unweighted */
+			int ninfluences;
+			int *wbone;
+			double *wweight;
+			bb_vec2 *wpos;
 		} mesh;
 		struct {
 			int armature;
@@ -100,8 +107,14 @@ typedef struct bb_mask {
 typedef enum bb_tl_target {
 	BB_TL_BONE = 0,        /* index = bone, prop = BB_PROP_* */
 	BB_TL_SLOT_DISPLAY,    /* index = slot, 1 value, stepped */
-	BB_TL_SLOT_COLOR,      /* index = slot, 8 values mul rgba, add rgba */
-	BB_TL_FIGURE           /* whole figure; prop = BB_PROP_SCALE_X */
+	BB_TL_SLOT_COLOR,      /* index = slot, 8 values: aM rM gM bM (0..1)
+	                          aO rO gO bO (offsets, 0..1 units) */
+	BB_TL_FIGURE,          /* whole figure; prop = BB_PROP_SCALE_X */
+	BB_TL_DRAW_ORDER,      /* index 0; stride = nslots: slot indices back
+	                          to front; stepped */
+	BB_TL_DEFORM,          /* index = slot, display = the mesh display;
+	                          stride = 2 * (verts or influences): offsets */
+	BB_TL_IK               /* index = IK constraint; [weight, bendPositive] */
 } bb_tl_target;
 
 typedef enum bb_prop {
@@ -139,7 +152,8 @@ typedef struct bb_interp {
 
 typedef struct bb_timeline {
 	bb_tl_target target;
-	int index;             /* bone or slot */
+	int index;             /* bone, slot or constraint */
+	int display;           /* BB_TL_DEFORM: index into the display array */
 	bb_prop prop;
 	bb_apply apply;
 	int stride;            /* values per key */
@@ -148,6 +162,19 @@ typedef struct bb_timeline {
 	double *values;        /* nkeys * stride */
 	bb_interp *interp;     /* per key (towards the next key) */
 } bb_timeline;
+
+typedef enum bb_event_kind {
+	BB_EVENT_EVENT = 0,
+	BB_EVENT_SOUND,
+	BB_EVENT_ACTION
+} bb_event_kind;
+
+typedef struct bb_event {
+	double time;           /* seconds into the animation */
+	bb_event_kind kind;
+	char *name;
+	char *data;            /* extra payload as text (may be NULL) */
+} bb_event;
 
 typedef struct bb_anim {
 	char *name;
@@ -158,7 +185,19 @@ typedef struct bb_anim {
 	bb_timeline *timelines;
 	float *tables;         /* pool for BB_INTERP_TABLE */
 	int ntables;
+	int nevents;
+	bb_event *events;      /* sorted by time */
 } bb_anim;
+
+/* IK constraint (DragonBones semantics): one bone, or two (bone's parent
+ * and bone) when chain > 0. */
+typedef struct bb_ik {
+	char *name;
+	int bone, target;
+	int chain;             /* 0: one bone, 1: parent + bone */
+	int bend_positive;
+	double weight;
+} bb_ik;
 
 typedef struct bb_armature {
 	char *name;
@@ -170,6 +209,9 @@ typedef struct bb_armature {
 	bb_anim *anims;
 	bb_display *displays;
 	bb_mask *masks;
+	int niks;
+	bb_ik *iks;
+	int default_anim;      /* the armature's own default animation, -1 */
 } bb_armature;
 
 struct bb_model {
