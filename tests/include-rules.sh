@@ -3,7 +3,7 @@
 #   core: libc + public value headers     model: core
 #   loaders: model, core, jansson, expat  eval: model, core
 #   raster: eval, image, core, cairo      pack, diff: image, core
-#   image: core, libpng                   src: public headers only
+#   image: core, libpng                   src: public headers (+ jansson)
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$(dirname "$0")/cli/lib.sh"
@@ -39,7 +39,7 @@ check lib/eval "eval model core bonebake" ""
 check lib/raster "raster eval image core bonebake" "cairo"
 check lib/pack "pack image core bonebake" ""
 check lib/diff "diff image core bonebake" ""
-check src "bonebake $src_headers" ""
+check src "bonebake $src_headers" "jansson"
 )
 checks=1
 [ -z "$out" ] || fail "includes that break the layering rules:
