@@ -17,8 +17,8 @@ static const struct command commands[] = {
 	{ "info", cmd_info, "list armatures, animations, frame counts" },
 	{ "render", cmd_render, "render animations to PNG frames + frames.json" },
 	{ "pose", cmd_pose, "print bone world matrices and draw lists as JSON" },
-	/* { "diff", cmd_diff, "compare PNG files or folders (regression diffs)" }, */
-	/* { "pack", cmd_pack, "pack PNG files into sprite sheets with metadata" }, */
+	{ "diff", cmd_diff, "compare PNG files or folders (regression diffs)" },
+	{ "pack", cmd_pack, "pack PNG files into sprite sheets with metadata" },
 	/* { "sheet", cmd_sheet, "render animations and pack them into sheets" }, */
 };
 

@@ -109,29 +109,29 @@ static bb_status blob_decode(const struct blob *b, const char *path,
 
 /* Identical files: the result of comparing an image with itself, computed
  * from the header alone. */
-static bb_status same_file(const struct blob *b, const char *path, int w,
-                           int h, const bb_diff_options *opts,
-                           bb_diff_result *res, bb_image **diff_out,
-                           bb_error *err)
+static void same_file(int w, int h, const bb_diff_options *opts,
+                      bb_diff_result *res)
 {
-	bb_image *img;
-	bb_status s;
-
-	if (diff_out) {
-		s = blob_decode(b, path, &img, err);
-		if (s != BB_OK)
-			return s;
-		s = bb_diff_images(img, img, opts, res, diff_out, err);
-		bb_image_free(img);
-		res->same_bytes = 1;
-		return s;
-	}
 	memset(res, 0, sizeof *res);
 	res->a_width = res->b_width = w;
 	res->a_height = res->b_height = h;
 	res->total_pixels = (long long)w * h - bb__diff_ignored_pixels(opts, w, h);
 	res->same_bytes = 1;
-	return BB_OK;
+}
+
+/* Compares decoded images; draws the diff image only when there is
+ * something to show, in a second pass (cheap next to decoding). */
+static bb_status compare_decoded(const bb_image *a, const bb_image *b,
+                                 const bb_diff_options *opts,
+                                 bb_diff_result *res, bb_image **diff_out,
+                                 bb_error *err)
+{
+	bb_status s = bb_diff_images(a, b, opts, res, NULL, err);
+
+	if (s != BB_OK || !diff_out ||
+	    (res->diff_pixels == 0 && res->aa_pixels == 0))
+		return s;
+	return bb_diff_images(a, b, opts, res, diff_out, err);
 }
 
 bb_status bb_diff_files(const char *path_a, const char *path_b,
@@ -170,7 +170,8 @@ bb_status bb_diff_files(const char *path_a, const char *path_b,
 	res->b_width = bw;
 	res->b_height = bh;
 	if (fa.size == fb.size && memcmp(fa.data, fb.data, fa.size) == 0) {
-		s = same_file(&fa, path_a, aw, ah, opts, res, diff_out, err);
+		same_file(aw, ah, opts, res);
+		s = BB_OK;
 		goto fail;
 	}
 	if (aw != bw || ah != bh) {
@@ -189,7 +190,7 @@ bb_status bb_diff_files(const char *path_a, const char *path_b,
 	fb.data = NULL;
 	if (s != BB_OK)
 		goto fail;
-	s = bb_diff_images(ia, ib, opts, res, diff_out, err);
+	s = compare_decoded(ia, ib, opts, res, diff_out, err);
 fail:
 	free(fa.data);
 	free(fb.data);

@@ -419,14 +419,16 @@ START_TEST(test_files)
 	ck_assert_int_eq(r.total_pixels, 35);
 	ck_assert_int_eq(r.a_width, 7);
 	ck_assert_int_eq(bb_diff_files(pa, pa, NULL, &r, &d, &err), BB_OK);
-	ck_assert_ptr_nonnull(d);
+	ck_assert_ptr_null(d);   /* nothing to show */
 	ck_assert_int_eq(r.same_bytes, 1);
-	bb_image_free(d);
 
-	ck_assert_int_eq(bb_diff_files(pa, pb, NULL, &r, NULL, &err), BB_OK);
+	ck_assert_int_eq(bb_diff_files(pa, pb, NULL, &r, &d, &err), BB_OK);
 	ck_assert_int_eq(r.same_bytes, 0);
 	ck_assert_int_eq(r.diff_pixels, 1);
 	ck_assert_int_eq(r.box.x, 6);
+	ck_assert_ptr_nonnull(d);
+	ck_assert_uint_eq(get_px(d, 6, 4), 0xff0000ffu);
+	bb_image_free(d);
 
 	ck_assert_int_eq(bb_diff_files(pa, pc, NULL, &r, NULL, &err),
 	                 BB_ERR_INPUT);

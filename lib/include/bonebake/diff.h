@@ -85,9 +85,12 @@ bb_status bb_diff_images(const bb_image *a, const bb_image *b,
                          bb_image **diff_out, bb_error *err);
 
 /* Compares two PNG files.  Byte-identical files are recognised before
- * decoding: res->same_bytes is set, only the PNG signature and header are
- * checked, and nothing is decoded unless diff_out is wanted.  Otherwise both
- * files are decoded and compared with bb_diff_images.  Fails with BB_ERR_IO
+ * decoding: res->same_bytes is set, and only the PNG signature and header
+ * are checked.  Sizes are read from the headers, so a mismatch is found
+ * without decoding either.  Otherwise both files are decoded and compared
+ * with bb_diff_images.  When diff_out is non-NULL it receives a diff image
+ * (as bb_diff_images draws it) only if some pixel differs or is
+ * anti-aliasing; otherwise it is set to NULL.  Fails with BB_ERR_IO
  * (cannot read), BB_ERR_INPUT or BB_ERR_LIMIT (not a valid PNG), with
  * err->file naming the file at fault; BB_ERR_MISMATCH (sizes in res),
  * BB_ERR_USAGE, BB_ERR_NOMEM.  Thread-safe. */

@@ -1,0 +1,363 @@
+/* bonebake diff BASELINE CURRENT: compare two PNG files or two folders of
+ * them (regression diffs of renders), with budgets, diff images and
+ * JSON / JUnit / HTML reports.  --update accepts the current images. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "diff-run.h"
+
+static const char help[] =
+	"usage: bonebake diff BASELINE CURRENT [options]\n"
+	"\n"
+	"Compares two PNG files, or two folders of *.png files paired by relative\n"
+	"path (a file on one side only is reported as missing or added; other\n"
+	"files are not compared, and their count is reported).  Folders are\n"
+	"compared in parallel; byte-identical files are recognised before\n"
+	"decoding.  A pixel differs when its YIQ colour distance exceeds the\n"
+	"threshold (pixelmatch's scale); pixels the anti-aliasing detector\n"
+	"classifies as edges are not counted unless --aa count.  Transparency is\n"
+	"not hidden: premultiplied colours are compared over black and over\n"
+	"white, so an alpha-only change, or transparent versus white, differs.\n"
+	"\n"
+	"  -o, --output DIR        write a diff image per differing pair to\n"
+	"                          DIR/<path> (two files: DIR/<name>, or the file\n"
+	"                          itself when it ends in .png); unchanged pixels\n"
+	"                          faded, differences red, anti-aliasing yellow\n"
+	"  -t, --threshold T       YIQ distance threshold, 0..1 (default 0.1)\n"
+	"      --aa MODE           ignore (default) or count anti-aliased pixels\n"
+	"      --compat MODE       pixelmatch: count exactly as pixelmatch 7 (its\n"
+	"                          checkerboard backdrop for translucent pixels);\n"
+	"                          pixelmatch-white: as pixelmatch with\n"
+	"                          checkerboard: false; none (default)\n"
+	"      --max-diff-pixels N a pair passes with at most N differing pixels\n"
+	"      --max-diff-ratio R  ... and at most this fraction (0..1) of them;\n"
+	"                          a limit not given does not apply, and with\n"
+	"                          neither given any differing pixel fails\n"
+	"      --ignore X,Y,W,H    do not compare this region (repeatable)\n"
+	"      --diff-mask         diff images: differences only, on transparent\n"
+	"      --json FILE         JSON report (\"-\": stdout)\n"
+	"      --junit FILE        JUnit XML report, one test case per pair\n"
+	"      --html DIR          static HTML report (self-contained folder)\n"
+	"  -j, --jobs N            threads for folders (default: CPU count)\n"
+	"      --update            copy CURRENT over BASELINE for the pairs that\n"
+	"                          differ (and add files only in CURRENT); run it\n"
+	"                          after a person looked at the differences\n"
+	"  -q, --quiet             print nothing on stdout\n"
+	"  -v, --verbose           list identical pairs too\n"
+	"  -h, --help              this text\n"
+	"\n"
+	"Exit codes: 0 every pair within budget, 1 differences beyond budget,\n"
+	"2 usage, 3 bad input (an unreadable or invalid PNG), 4 I/O (cannot read\n"
+	"or write), 5 image sizes differ, 6 files missing or added on one side,\n"
+	"70 internal error.  When a folder run has several outcomes the code is\n"
+	"the first of: 70, 4, 3, 5, 6, 1, 0.  After --update, updated pairs count\n"
+	"as equal: what remains is baseline-only files (6) and errors.\n";
+
+enum {
+	OPT_AA = 256, OPT_COMPAT, OPT_MAX_PIXELS, OPT_MAX_RATIO, OPT_IGNORE,
+	OPT_DIFF_MASK, OPT_JSON, OPT_JUNIT, OPT_HTML, OPT_UPDATE
+};
+
+static const struct option options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "threshold", required_argument, NULL, 't' },
+	{ "aa", required_argument, NULL, OPT_AA },
+	{ "compat", required_argument, NULL, OPT_COMPAT },
+	{ "max-diff-pixels", required_argument, NULL, OPT_MAX_PIXELS },
+	{ "max-diff-ratio", required_argument, NULL, OPT_MAX_RATIO },
+	{ "ignore", required_argument, NULL, OPT_IGNORE },
+	{ "diff-mask", no_argument, NULL, OPT_DIFF_MASK },
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "junit", required_argument, NULL, OPT_JUNIT },
+	{ "html", required_argument, NULL, OPT_HTML },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "update", no_argument, NULL, OPT_UPDATE },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* "X,Y,W,H" with W, H >= 0. */
+static int parse_rect(const char *s, bb_diff_rect *r)
+{
+	char tail;
+	int n = sscanf(s, "%d,%d,%d,%d%c", &r->x, &r->y, &r->w, &r->h, &tail);
+
+	return n == 4 && r->w >= 0 && r->h >= 0;
+}
+
+static int parse_count(const char *s, long long *out)
+{
+	char *end;
+	long long v;
+
+	if (!*s || *s == '-')
+		return 0;
+	v = strtoll(s, &end, 10);
+	if (*end)
+		return 0;
+	*out = v;
+	return 1;
+}
+
+/* Handles one option; returns 0, or an exit code. */
+static int parse_option(struct diff_config *cfg, int c, const char *arg,
+                        const char **output, char **argv)
+{
+	double d;
+
+	switch (c) {
+	case 'o':
+		*output = arg;
+		return 0;
+	case 't':
+		if (!cli_parse_double(arg, &d) || d < 0 || d > 1)
+			return cli_usage_error("diff", "--threshold wants 0..1, not '%s'",
+			                       arg);
+		cfg->opts.threshold = d;
+		cfg->opts.threshold_set = 1;
+		return 0;
+	case OPT_AA:
+		if (strcmp(arg, "ignore") == 0)
+			cfg->opts.aa = BB_DIFF_AA_IGNORE;
+		else if (strcmp(arg, "count") == 0)
+			cfg->opts.aa = BB_DIFF_AA_COUNT;
+		else
+			return cli_usage_error("diff", "--aa wants ignore or count, not "
+			                       "'%s'", arg);
+		return 0;
+	case OPT_COMPAT:
+		cfg->opts.compat_pixelmatch = strcmp(arg, "none") != 0;
+		cfg->opts.compat_white_bg = strcmp(arg, "pixelmatch-white") == 0;
+		if (strcmp(arg, "none") && strcmp(arg, "pixelmatch") &&
+		    strcmp(arg, "pixelmatch-white"))
+			return cli_usage_error("diff", "--compat wants pixelmatch, "
+			                       "pixelmatch-white or none, not '%s'", arg);
+		return 0;
+	case OPT_MAX_PIXELS:
+		if (!parse_count(arg, &cfg->budget.max_pixels))
+			return cli_usage_error("diff", "--max-diff-pixels wants a count, "
+			                       "not '%s'", arg);
+		cfg->budget.max_pixels_set = 1;
+		return 0;
+	case OPT_MAX_RATIO:
+		if (!cli_parse_double(arg, &d) || d < 0 || d > 1)
+			return cli_usage_error("diff", "--max-diff-ratio wants 0..1, not "
+			                       "'%s'", arg);
+		cfg->budget.max_ratio = d;
+		cfg->budget.max_ratio_set = 1;
+		return 0;
+	case OPT_IGNORE:
+		if (cfg->opts.n_ignore >= BB_DIFF_MAX_IGNORE)
+			return cli_usage_error("diff", "at most %d --ignore regions",
+			                       BB_DIFF_MAX_IGNORE);
+		if (!parse_rect(arg, &cfg->opts.ignore[cfg->opts.n_ignore]))
+			return cli_usage_error("diff", "--ignore wants X,Y,W,H, not '%s'",
+			                       arg);
+		cfg->opts.n_ignore++;
+		return 0;
+	case OPT_DIFF_MASK:
+		cfg->opts.diff_mask = 1;
+		return 0;
+	case OPT_JSON:
+		cfg->json = arg;
+		return 0;
+	case OPT_JUNIT:
+		cfg->junit = arg;
+		return 0;
+	case OPT_HTML:
+		cfg->html = arg;
+		return 0;
+	case 'j':
+		if (!cli_parse_int(arg, 1, 1024, &cfg->jobs))
+			return cli_usage_error("diff", "--jobs wants 1..1024, not '%s'",
+			                       arg);
+		return 0;
+	case OPT_UPDATE:
+		cfg->update = 1;
+		return 0;
+	case 'q':
+		cfg->quiet = 1;
+		return 0;
+	case 'v':
+		cfg->verbose = 1;
+		return 0;
+	default:
+		return cli_bad_option("diff", argv);
+	}
+}
+
+static const char *label(enum diff_status s)
+{
+	switch (s) {
+	case DS_FAIL: return "FAIL";
+	case DS_MISMATCH: return "SIZE";
+	case DS_MISSING: return "MISSING";
+	case DS_ADDED: return "ADDED";
+	case DS_ERROR: return "ERROR";
+	case DS_PASS: return "pass";
+	case DS_IDENTICAL: return "same";
+	case DS_COUNT: break;
+	}
+	return "?";
+}
+
+static void print_results(const struct diff_run *run,
+                          const struct diff_config *cfg)
+{
+	size_t i;
+	int first = 1;
+
+	printf("bonebake diff: ");
+	diff_describe_options(stdout, cfg);
+	putchar('\n');
+	for (i = 0; i < run->n; i++) {
+		const struct diff_pair *p = &run->pairs[i];
+
+		if (p->status == DS_IDENTICAL && !cfg->verbose)
+			continue;
+		printf("%-7s %s: ", label(p->status), p->path);
+		diff_describe_pair(stdout, p);
+		putchar('\n');
+	}
+	printf("%zu %s:", run->n, run->n == 1 ? "pair" : "pairs");
+	for (i = 0; i < DS_COUNT; i++) {
+		if (!run->count[i])
+			continue;
+		printf("%s %ld %s", first ? "" : ",", run->count[i],
+		       diff_status_name((enum diff_status)i));
+		first = 0;
+	}
+	if (run->skipped)
+		printf("; %ld non-PNG %s not compared", run->skipped,
+		       run->skipped == 1 ? "file" : "files");
+	putchar('\n');
+}
+
+/* Whether --update replaces this pair: it differs under the applied test
+ * (sub-threshold and anti-aliasing-only changes do not), or is new. */
+static int wants_update(const struct diff_pair *p)
+{
+	return p->status == DS_FAIL || p->status == DS_MISMATCH ||
+	       p->status == DS_ADDED ||
+	       (p->status == DS_PASS && p->res.diff_pixels > 0);
+}
+
+static int update(struct diff_run *run, const struct diff_config *cfg)
+{
+	size_t i;
+	long done = 0;
+	int failed = 0;
+
+	for (i = 0; i < run->n; i++) {
+		struct diff_pair *p = &run->pairs[i];
+		char *dest;
+
+		if (p->status == DS_MISSING && !cfg->quiet)
+			printf("kept    %s: only in the baseline, not removed\n",
+			       p->path);
+		if (!wants_update(p))
+			continue;
+		dest = p->a_path ? strdup(p->a_path) : diff_join(run->base, p->path);
+		if (!dest || diff_mkdirs_for(dest) != 0 ||
+		    diff_copy_file(p->b_path, dest) != 0) {
+			failed = 1;
+			free(dest);
+			continue;
+		}
+		if (!cfg->quiet) {
+			printf("%s %s", p->status == DS_ADDED ? "added  " : "updated",
+			       p->path);
+			if (p->status != DS_ADDED) {
+				printf(" (was: ");
+				diff_describe_pair(stdout, p);
+				printf(")");
+			}
+			putchar('\n');
+		}
+		run->count[p->status]--;
+		p->status = DS_IDENTICAL;
+		run->count[DS_IDENTICAL]++;
+		done++;
+		free(dest);
+	}
+	if (!cfg->quiet)
+		printf("updated %ld %s in %s\n", done, done == 1 ? "file" : "files",
+		       run->base);
+	if (failed)
+		run->report_failed = 1;
+	return failed;
+}
+
+static int default_jobs(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+}
+
+static int to_stdout(const char *report)
+{
+	return report && strcmp(report, "-") == 0;
+}
+
+static int has_png_suffix(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n > 4 && strcasecmp(s + n - 4, ".png") == 0;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	struct diff_config cfg;
+	struct diff_run run;
+	const char *output = NULL;
+	bb_error err;
+	int c, rc;
+
+	memset(&cfg, 0, sizeof cfg);
+	memset(&run, 0, sizeof run);
+	cfg.jobs = default_jobs();
+	while ((c = getopt_long(argc, argv, "o:t:j:qvh", options, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(help, stdout);
+			return EXIT_OK;
+		}
+		if ((rc = parse_option(&cfg, c, optarg, &output, argv)) != 0)
+			return rc;
+	}
+	if (argc - optind != 2)
+		return cli_usage_error("diff", "expected BASELINE and CURRENT");
+	if (bb_diff_options_check(&cfg.opts, &err) != BB_OK)
+		return cli_usage_error("diff", "%s", err.message);
+	rc = diff_collect(&run, argv[optind], argv[optind + 1]);
+	if (rc != EXIT_OK) {
+		diff_run_free(&run);
+		return rc;
+	}
+	if (output && !run.folders && has_png_suffix(output))
+		cfg.out_file = output;
+	else
+		cfg.out_dir = output;
+	diff_execute(&run, &cfg);
+	if (!cfg.quiet && !to_stdout(cfg.json) && !to_stdout(cfg.junit))
+		print_results(&run, &cfg);
+	if (cfg.json && diff_save_report(cfg.json, &run, &cfg, diff_write_json))
+		run.report_failed = 1;
+	if (cfg.junit && diff_save_report(cfg.junit, &run, &cfg, diff_write_junit))
+		run.report_failed = 1;
+	if (cfg.html && diff_write_html(&run, &cfg) != 0)
+		run.report_failed = 1;
+	if (cfg.update)
+		update(&run, &cfg);
+	rc = diff_exit_code(&run);
+	diff_run_free(&run);
+	return rc;
+}

@@ -1,0 +1,441 @@
+/* The `diff` command's machine-readable reports (JSON, JUnit XML), the
+ * exit code, and atomic file writing for everything the command saves. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "diff-run.h"
+
+static const char *const STATUS_NAMES[DS_COUNT] = {
+	"fail", "size-mismatch", "missing", "added", "error", "pass", "identical"
+};
+
+const char *diff_status_name(enum diff_status s)
+{
+	return s < DS_COUNT ? STATUS_NAMES[s] : "?";
+}
+
+/* Precedence when a folder run has several outcomes: the exit code of the
+ * most serious one (documented in `bonebake diff --help`). */
+int diff_exit_code(const struct diff_run *run)
+{
+	static const int order[] = { EXIT_INTERNAL, EXIT_IO, EXIT_INPUT };
+	int worst = EXIT_OK, seen[3] = { 0, 0, 0 };
+	size_t i, k;
+
+	for (i = 0; i < run->n; i++) {
+		const struct diff_pair *p = &run->pairs[i];
+
+		if (p->status != DS_ERROR)
+			continue;
+		for (k = 0; k < 3; k++)
+			if (cli_exit_code(p->err_status) == order[k])
+				seen[k] = 1;
+	}
+	if (run->report_failed)
+		seen[1] = 1;
+	for (k = 0; k < 3; k++)
+		if (seen[k])
+			return order[k];
+	if (run->count[DS_MISMATCH])
+		worst = EXIT_MISMATCH;
+	else if (run->count[DS_MISSING] || run->count[DS_ADDED])
+		worst = EXIT_MISSING;
+	else if (run->count[DS_FAIL])
+		worst = EXIT_DIFFERENT;
+	return worst;
+}
+
+int diff_write_atomic(const char *path, const void *data, size_t size)
+{
+	size_t n = strlen(path);
+	char *tmp = malloc(n + 16);
+	const char *p = data;
+	int fd, e;
+
+	if (!tmp)
+		return -1;
+	memcpy(tmp, path, n);
+	memcpy(tmp + n, ".tmp-XXXXXX", 12);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		fprintf(stderr, "bonebake: %s: cannot create: %s\n", path,
+		        strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	fchmod(fd, 0644);
+	while (size > 0) {
+		ssize_t w = write(fd, p, size);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		p += w;
+		size -= (size_t)w;
+	}
+	e = size > 0 ? errno : 0;
+	if (close(fd) != 0 && !e)
+		e = errno;
+	if (!e && rename(tmp, path) != 0)
+		e = errno;
+	if (e) {
+		fprintf(stderr, "bonebake: %s: cannot write: %s\n", path,
+		        strerror(e));
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}
+
+int diff_copy_file(const char *from, const char *to)
+{
+	FILE *f = fopen(from, "rb");
+	char *data = NULL;
+	size_t size = 0, cap = 0, n;
+	int rc;
+
+	if (!f) {
+		fprintf(stderr, "bonebake: %s: %s\n", from, strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		if (size == cap) {
+			char *d = realloc(data, cap ? cap * 2 : 1 << 16);
+
+			if (!d) {
+				fclose(f);
+				free(data);
+				return -1;
+			}
+			data = d;
+			cap = cap ? cap * 2 : 1 << 16;
+		}
+		n = fread(data + size, 1, cap - size, f);
+		if (n == 0)
+			break;
+		size += n;
+	}
+	if (ferror(f)) {
+		fprintf(stderr, "bonebake: %s: read error\n", from);
+		fclose(f);
+		free(data);
+		return -1;
+	}
+	fclose(f);
+	rc = diff_write_atomic(to, data, size);
+	free(data);
+	return rc;
+}
+
+int diff_save_report(const char *path, const struct diff_run *run,
+                     const struct diff_config *cfg,
+                     void (*write)(FILE *, const struct diff_run *,
+                                   const struct diff_config *))
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f;
+	int rc;
+
+	if (strcmp(path, "-") == 0) {
+		write(stdout, run, cfg);
+		return fflush(stdout) == 0 ? 0 : -1;
+	}
+	f = open_memstream(&buf, &size);
+	if (!f)
+		return -1;
+	write(f, run, cfg);
+	if (fclose(f) != 0) {
+		free(buf);
+		return -1;
+	}
+	rc = diff_write_atomic(path, buf, size);
+	free(buf);
+	return rc;
+}
+
+static const char *aa_name(const struct diff_config *cfg)
+{
+	return cfg->opts.aa == BB_DIFF_AA_COUNT ? "count" : "ignore";
+}
+
+static const char *compat_name(const struct diff_config *cfg)
+{
+	if (!cfg->opts.compat_pixelmatch)
+		return "none";
+	return cfg->opts.compat_white_bg ? "pixelmatch-white" : "pixelmatch";
+}
+
+/* The budget as applied: with neither limit given, zero pixels. */
+static void budget_applied(const struct diff_config *cfg, long long *px,
+                           int *px_set, double *ratio, int *ratio_set)
+{
+	const bb_diff_budget *b = &cfg->budget;
+	int none = !b->max_pixels_set && !b->max_ratio_set;
+
+	*px = none ? 0 : b->max_pixels;
+	*px_set = none || b->max_pixels_set;
+	*ratio = none ? 0.0 : b->max_ratio;
+	*ratio_set = none || b->max_ratio_set;
+}
+
+void diff_describe_options(FILE *f, const struct diff_config *cfg)
+{
+	long long px;
+	double ratio;
+	int px_set, ratio_set, i;
+
+	budget_applied(cfg, &px, &px_set, &ratio, &ratio_set);
+	fprintf(f, "threshold %g, aa %s, %s", bb_diff_threshold(&cfg->opts),
+	        aa_name(cfg), cfg->opts.compat_pixelmatch
+	        ? "pixelmatch-compatible" : "alpha-aware");
+	fprintf(f, "; budget: max diff pixels ");
+	if (px_set)
+		fprintf(f, "%lld", px);
+	else
+		fprintf(f, "unlimited");
+	fprintf(f, ", max diff ratio ");
+	if (ratio_set)
+		fprintf(f, "%g", ratio);
+	else
+		fprintf(f, "unlimited");
+	for (i = 0; i < cfg->opts.n_ignore; i++) {
+		const bb_diff_rect *r = &cfg->opts.ignore[i];
+
+		fprintf(f, "%s%d,%d,%d,%d", i ? " " : "; ignore ", r->x, r->y, r->w,
+		        r->h);
+	}
+}
+
+void diff_describe_pair(FILE *f, const struct diff_pair *p)
+{
+	const bb_diff_result *r = &p->res;
+
+	switch (p->status) {
+	case DS_MISSING:
+		fprintf(f, "only in the baseline");
+		return;
+	case DS_ADDED:
+		fprintf(f, "only in the current side");
+		return;
+	case DS_MISMATCH:
+		fprintf(f, "size %dx%d vs %dx%d", r->a_width, r->a_height,
+		        r->b_width, r->b_height);
+		return;
+	case DS_ERROR:
+		fprintf(f, "%s", p->message ? p->message : "error");
+		return;
+	case DS_IDENTICAL:
+		fprintf(f, "%s", r->same_bytes ? "identical files" : "identical pixels");
+		return;
+	case DS_FAIL:
+	case DS_PASS:
+	case DS_COUNT:
+		break;
+	}
+	fprintf(f, "%lld pixels (%.4f%%) differ, max delta %.3f", r->diff_pixels,
+	        r->diff_ratio * 100.0, r->max_delta);
+	if (r->diff_pixels)
+		fprintf(f, ", box %d,%d %dx%d", r->box.x, r->box.y, r->box.w,
+		        r->box.h);
+	if (r->aa_pixels)
+		fprintf(f, ", %lld anti-aliased", r->aa_pixels);
+	if (p->status == DS_PASS)
+		fprintf(f, r->diff_pixels ? " (within budget)"
+		                          : " (below the threshold)");
+	else
+		fprintf(f, " (over budget)");
+}
+
+static void json_options(FILE *f, const struct diff_config *cfg)
+{
+	long long px;
+	double ratio;
+	int px_set, ratio_set, i;
+
+	budget_applied(cfg, &px, &px_set, &ratio, &ratio_set);
+	fprintf(f, "  \"options\": {\"threshold\": %.17g, \"aa\": \"%s\", "
+	        "\"compat\": \"%s\", ", bb_diff_threshold(&cfg->opts),
+	        aa_name(cfg), compat_name(cfg));
+	if (px_set)
+		fprintf(f, "\"max_diff_pixels\": %lld, ", px);
+	else
+		fprintf(f, "\"max_diff_pixels\": null, ");
+	if (ratio_set)
+		fprintf(f, "\"max_diff_ratio\": %.17g, ", ratio);
+	else
+		fprintf(f, "\"max_diff_ratio\": null, ");
+	fprintf(f, "\"ignore\": [");
+	for (i = 0; i < cfg->opts.n_ignore; i++) {
+		const bb_diff_rect *r = &cfg->opts.ignore[i];
+
+		fprintf(f, "%s[%d, %d, %d, %d]", i ? ", " : "", r->x, r->y, r->w,
+		        r->h);
+	}
+	fprintf(f, "], \"diff_mask\": %s},\n",
+	        cfg->opts.diff_mask ? "true" : "false");
+}
+
+static void json_pair(FILE *f, const struct diff_pair *p, int last)
+{
+	const bb_diff_result *r = &p->res;
+	int compared = p->status == DS_FAIL || p->status == DS_PASS ||
+	               p->status == DS_IDENTICAL;
+
+	fprintf(f, "    {\"path\": ");
+	cli_json_string(f, p->path);
+	fprintf(f, ", \"status\": \"%s\"", diff_status_name(p->status));
+	if (compared) {
+		fprintf(f, ", \"diff_pixels\": %lld, \"diff_ratio\": %.9g, "
+		        "\"max_delta\": %.6f, ", r->diff_pixels, r->diff_ratio,
+		        r->max_delta);
+		if (r->diff_pixels)
+			fprintf(f, "\"box\": [%d, %d, %d, %d]", r->box.x, r->box.y,
+			        r->box.w, r->box.h);
+		else
+			fprintf(f, "\"box\": null");
+		fprintf(f, ", \"aa_pixels\": %lld, \"changed_pixels\": %lld, "
+		        "\"total_pixels\": %lld, \"width\": %d, \"height\": %d, "
+		        "\"same_bytes\": %s", r->aa_pixels, r->changed_pixels,
+		        r->total_pixels, r->a_width, r->a_height,
+		        r->same_bytes ? "true" : "false");
+	} else {
+		fprintf(f, ", \"diff_pixels\": null, \"diff_ratio\": null, "
+		        "\"max_delta\": null, \"box\": null");
+	}
+	if (p->status == DS_MISMATCH)
+		fprintf(f, ", \"baseline_size\": [%d, %d], \"current_size\": [%d, %d]",
+		        r->a_width, r->a_height, r->b_width, r->b_height);
+	if (p->has_diff)
+		fprintf(f, ", \"diff_image\": true");
+	if (p->message) {
+		fprintf(f, ", \"message\": ");
+		cli_json_string(f, p->message);
+	}
+	fprintf(f, "}%s\n", last ? "" : ",");
+}
+
+void diff_write_json(FILE *f, const struct diff_run *run,
+                     const struct diff_config *cfg)
+{
+	long long total = 0;
+	size_t i;
+
+	fprintf(f, "{\n");
+	json_options(f, cfg);
+	fprintf(f, "  \"baseline\": ");
+	cli_json_string(f, run->base);
+	fprintf(f, ",\n  \"current\": ");
+	cli_json_string(f, run->cur);
+	fprintf(f, ",\n  \"pairs\": [\n");
+	for (i = 0; i < run->n; i++) {
+		json_pair(f, &run->pairs[i], i + 1 == run->n);
+		total += run->pairs[i].res.diff_pixels;
+	}
+	fprintf(f, "  ],\n  \"totals\": {\"pairs\": %zu", run->n);
+	for (i = 0; i < DS_COUNT; i++)
+		fprintf(f, ", \"%s\": %ld", diff_status_name((enum diff_status)i),
+		        run->count[i]);
+	fprintf(f, ", \"diff_pixels\": %lld, \"skipped_files\": %ld, "
+	        "\"exit_code\": %d}\n}\n", total, run->skipped,
+	        diff_exit_code(run));
+}
+
+static void xml_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		switch (c) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&apos;", f); break;
+		default:
+			/* XML 1.0 has no other control characters */
+			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+				fputc('?', f);
+			else
+				fputc(c, f);
+		}
+	}
+}
+
+/* The pair's description, as XML-escaped text. */
+static void xml_describe(FILE *f, const struct diff_pair *p)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *m = open_memstream(&buf, &size);
+
+	if (!m)
+		return;
+	diff_describe_pair(m, p);
+	fclose(m);
+	xml_text(f, buf);
+	free(buf);
+}
+
+void diff_write_junit(FILE *f, const struct diff_run *run,
+                      const struct diff_config *cfg)
+{
+	long failures = run->count[DS_FAIL] + run->count[DS_MISMATCH] +
+	                run->count[DS_MISSING] + run->count[DS_ADDED];
+	long errors = run->count[DS_ERROR];
+	size_t i;
+
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	        "<testsuites name=\"bonebake diff\" tests=\"%zu\" failures=\"%ld\" "
+	        "errors=\"%ld\">\n", run->n, failures, errors);
+	fprintf(f, "  <testsuite name=\"bonebake diff\" tests=\"%zu\" "
+	        "failures=\"%ld\" errors=\"%ld\" skipped=\"0\">\n", run->n,
+	        failures, errors);
+	fprintf(f, "    <properties>\n      <property name=\"options\" value=\"");
+	{
+		char *buf = NULL;
+		size_t size = 0;
+		FILE *m = open_memstream(&buf, &size);
+
+		if (m) {
+			diff_describe_options(m, cfg);
+			fclose(m);
+			xml_text(f, buf);
+			free(buf);
+		}
+	}
+	fprintf(f, "\"/>\n      <property name=\"baseline\" value=\"");
+	xml_text(f, run->base);
+	fprintf(f, "\"/>\n      <property name=\"current\" value=\"");
+	xml_text(f, run->cur);
+	fprintf(f, "\"/>\n    </properties>\n");
+	for (i = 0; i < run->n; i++) {
+		const struct diff_pair *p = &run->pairs[i];
+
+		fprintf(f, "    <testcase classname=\"bonebake.diff\" name=\"");
+		xml_text(f, p->path);
+		fprintf(f, "\"");
+		if (p->status == DS_PASS || p->status == DS_IDENTICAL) {
+			fprintf(f, "/>\n");
+			continue;
+		}
+		fprintf(f, ">\n      <%s type=\"%s\" message=\"",
+		        p->status == DS_ERROR ? "error" : "failure",
+		        diff_status_name(p->status));
+		xml_describe(f, p);
+		fprintf(f, "\">");
+		xml_describe(f, p);
+		fprintf(f, "</%s>\n    </testcase>\n",
+		        p->status == DS_ERROR ? "error" : "failure");
+	}
+	fprintf(f, "  </testsuite>\n</testsuites>\n");
+}

@@ -1,0 +1,451 @@
+/* The `diff` command's engine: pairing files of two folders by relative
+ * path, and comparing the pairs on a pool of threads.  Results land in the
+ * pair array (sorted by path), so output order never depends on timing. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "diff-run.h"
+
+/* Deeper folder trees are refused (symlink loops end here too). */
+#define WALK_MAX_DEPTH 64
+
+struct names {
+	char **v;
+	size_t n, cap;
+};
+
+char *diff_join(const char *dir, const char *rel)
+{
+	size_t a = strlen(dir), b = strlen(rel);
+	char *s = malloc(a + b + 2);
+
+	if (!s)
+		return NULL;
+	memcpy(s, dir, a);
+	s[a] = '/';
+	memcpy(s + a + 1, rel, b + 1);
+	if (a == 0)
+		memmove(s, s + 1, b + 1);
+	return s;
+}
+
+int diff_mkdirs_for(const char *path)
+{
+	char *buf = strdup(path), *p;
+	int rc = 0;
+
+	if (!buf)
+		return -1;
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+			rc = -1;
+		*p = '/';
+	}
+	free(buf);
+	return rc;
+}
+
+static int names_push(struct names *l, char *s)
+{
+	if (!s)
+		return -1;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64;
+		char **v = realloc(l->v, cap * sizeof *v);
+
+		if (!v) {
+			free(s);
+			return -1;
+		}
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = s;
+	return 0;
+}
+
+static void names_free(struct names *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int is_png_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 4 && strcasecmp(name + n - 4, ".png") == 0;
+}
+
+/* Adds the *.png files under root/rel to out (paths relative to root). */
+static int walk(const char *root, const char *rel, struct names *out,
+                long *skipped, int depth)
+{
+	char *dir = rel[0] ? diff_join(root, rel) : strdup(root);
+	struct dirent *e;
+	DIR *d;
+	int rc = EXIT_OK;
+
+	if (!dir)
+		return EXIT_INTERNAL;
+	d = opendir(dir);
+	if (!d) {
+		fprintf(stderr, "bonebake: %s: cannot open folder: %s\n", dir,
+		        strerror(errno));
+		free(dir);
+		return EXIT_IO;
+	}
+	while (rc == EXIT_OK && (e = readdir(d)) != NULL) {
+		char *child, *full;
+		struct stat st;
+
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		child = rel[0] ? diff_join(rel, e->d_name) : strdup(e->d_name);
+		full = child ? diff_join(root, child) : NULL;
+		if (!full) {
+			free(child);
+			rc = EXIT_INTERNAL;
+			break;
+		}
+		if (stat(full, &st) != 0) {
+			fprintf(stderr, "bonebake: %s: %s\n", full, strerror(errno));
+			rc = EXIT_IO;
+		} else if (S_ISDIR(st.st_mode)) {
+			if (depth >= WALK_MAX_DEPTH) {
+				fprintf(stderr, "bonebake: %s: folders nested deeper "
+				        "than %d levels\n", full, WALK_MAX_DEPTH);
+				rc = EXIT_INPUT;
+			} else {
+				rc = walk(root, child, out, skipped, depth + 1);
+			}
+		} else if (S_ISREG(st.st_mode) && is_png_name(e->d_name)) {
+			if (names_push(out, child) != 0)
+				rc = EXIT_INTERNAL;
+			child = NULL;
+		} else {
+			(*skipped)++;
+		}
+		free(child);
+		free(full);
+	}
+	closedir(d);
+	free(dir);
+	return rc;
+}
+
+static struct diff_pair *add_pair(struct diff_run *run, const char *path,
+                                  const char *a, const char *b)
+{
+	struct diff_pair *p;
+
+	if (run->n == run->cap) {
+		size_t cap = run->cap ? run->cap * 2 : 64;
+		struct diff_pair *v = realloc(run->pairs, cap * sizeof *v);
+
+		if (!v)
+			return NULL;
+		run->pairs = v;
+		run->cap = cap;
+	}
+	p = &run->pairs[run->n];
+	memset(p, 0, sizeof *p);
+	p->path = strdup(path);
+	p->a_path = a ? strdup(a) : NULL;
+	p->b_path = b ? strdup(b) : NULL;
+	if (!p->path || (a && !p->a_path) || (b && !p->b_path)) {
+		free(p->path);
+		free(p->a_path);
+		free(p->b_path);
+		return NULL;
+	}
+	run->n++;
+	return p;
+}
+
+/* Merges two sorted name lists into pairs; a name on one side only becomes
+ * a missing or added pair. */
+static int merge(struct diff_run *run, struct names *la, struct names *lb)
+{
+	size_t i = 0, j = 0;
+
+	while (i < la->n || j < lb->n) {
+		int c = i >= la->n ? 1 : j >= lb->n ? -1
+		        : strcmp(la->v[i], lb->v[j]);
+		const char *name = c <= 0 ? la->v[i] : lb->v[j];
+		char *a = c <= 0 ? diff_join(run->base, name) : NULL;
+		char *b = c >= 0 ? diff_join(run->cur, name) : NULL;
+		struct diff_pair *p = NULL;
+
+		if ((c <= 0 && !a) || (c >= 0 && !b) ||
+		    !(p = add_pair(run, name, a, b))) {
+			free(a);
+			free(b);
+			return EXIT_INTERNAL;
+		}
+		p->status = c < 0 ? DS_MISSING : c > 0 ? DS_ADDED : DS_IDENTICAL;
+		free(a);
+		free(b);
+		i += c <= 0;
+		j += c >= 0;
+	}
+	return EXIT_OK;
+}
+
+int diff_collect(struct diff_run *run, const char *base, const char *cur)
+{
+	struct names la = { NULL, 0, 0 }, lb = { NULL, 0, 0 };
+	struct stat sa, sb;
+	int rc;
+
+	run->base = base;
+	run->cur = cur;
+	if (stat(base, &sa) != 0) {
+		fprintf(stderr, "bonebake: %s: %s\n", base, strerror(errno));
+		return EXIT_IO;
+	}
+	if (stat(cur, &sb) != 0) {
+		fprintf(stderr, "bonebake: %s: %s\n", cur, strerror(errno));
+		return EXIT_IO;
+	}
+	if (S_ISDIR(sa.st_mode) != S_ISDIR(sb.st_mode))
+		return cli_usage_error("diff", "compare two files or two folders, "
+		                       "not a file with a folder");
+	if (!S_ISDIR(sa.st_mode)) {
+		run->folders = 0;
+		if (!add_pair(run, strrchr(cur, '/') ? strrchr(cur, '/') + 1 : cur,
+		              base, cur))
+			return EXIT_INTERNAL;
+		return EXIT_OK;
+	}
+	run->folders = 1;
+	rc = walk(base, "", &la, &run->skipped, 0);
+	if (rc == EXIT_OK)
+		rc = walk(cur, "", &lb, &run->skipped, 0);
+	if (rc == EXIT_OK) {
+		qsort(la.v, la.n, sizeof *la.v, cmp_names);
+		qsort(lb.v, lb.n, sizeof *lb.v, cmp_names);
+		rc = merge(run, &la, &lb);
+	}
+	names_free(&la);
+	names_free(&lb);
+	return rc;
+}
+
+void diff_run_free(struct diff_run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->n; i++) {
+		free(run->pairs[i].path);
+		free(run->pairs[i].a_path);
+		free(run->pairs[i].b_path);
+		free(run->pairs[i].message);
+	}
+	free(run->pairs);
+	run->pairs = NULL;
+	run->n = run->cap = 0;
+}
+
+struct pool {
+	struct diff_run *run;
+	const struct diff_config *cfg;
+	pthread_mutex_t lock;
+	size_t next;
+	cli_progress progress;
+};
+
+static void set_message(struct diff_pair *p, const bb_error *err)
+{
+	char buf[1200];
+
+	bb_error_format(err, buf, sizeof buf);
+	free(p->message);
+	p->message = strdup(buf);
+}
+
+static int save_png(const char *path, const void *data, size_t size)
+{
+	if (diff_mkdirs_for(path) != 0 || diff_write_atomic(path, data, size) != 0)
+		return -1;
+	return 0;
+}
+
+/* Writes the diff image wherever it is wanted: -o FILE, -o DIR/<path>,
+ * and the HTML folder. */
+static int write_diff(const struct diff_config *cfg, struct diff_pair *p,
+                      const bb_image *img)
+{
+	void *data = NULL;
+	size_t size = 0;
+	bb_error err;
+	char *path;
+	int rc = 0;
+
+	if (bb_png_encode(img, &data, &size, &err) != BB_OK) {
+		fprintf(stderr, "bonebake: %s: diff image: %s\n", p->path,
+		        err.message);
+		return -1;
+	}
+	if (cfg->out_file && save_png(cfg->out_file, data, size) != 0)
+		rc = -1;
+	if (cfg->out_dir) {
+		path = diff_join(cfg->out_dir, p->path);
+		if (!path || save_png(path, data, size) != 0)
+			rc = -1;
+		free(path);
+	}
+	if (cfg->html) {
+		char *rel = diff_html_image(p, "diff");
+
+		path = rel ? diff_join(cfg->html, rel) : NULL;
+		if (!path || save_png(path, data, size) != 0)
+			rc = -1;
+		free(path);
+		free(rel);
+	}
+	free(data);
+	p->has_diff = rc == 0;
+	return rc;
+}
+
+/* Copies one side of a pair into the HTML folder. */
+static int copy_side(const struct diff_config *cfg, const struct diff_pair *p,
+                     const char *kind, const char *from)
+{
+	char *rel = diff_html_image(p, kind), *to = NULL;
+	int rc = -1;
+
+	if (rel && (to = diff_join(cfg->html, rel)) != NULL &&
+	    diff_mkdirs_for(to) == 0)
+		rc = diff_copy_file(from, to);
+	free(rel);
+	free(to);
+	return rc;
+}
+
+static void classify(const struct diff_config *cfg, struct diff_pair *p)
+{
+	if (p->res.same_bytes || p->res.changed_pixels == 0)
+		p->status = DS_IDENTICAL;
+	else if (bb_diff_within_budget(&cfg->budget, &p->res))
+		p->status = DS_PASS;
+	else
+		p->status = DS_FAIL;
+}
+
+/* Compares one pair and writes its images; returns -1 when an output
+ * could not be written. */
+static int run_pair(const struct diff_config *cfg, struct diff_pair *p)
+{
+	int want = cfg->out_dir || cfg->out_file || cfg->html;
+	bb_image *img = NULL;
+	bb_error err;
+	bb_status s;
+	int rc = 0;
+
+	if (p->status == DS_MISSING || p->status == DS_ADDED) {
+		if (cfg->html)
+			rc = copy_side(cfg, p, p->a_path ? "baseline" : "current",
+			               p->a_path ? p->a_path : p->b_path);
+		p->html_images = cfg->html && rc == 0;
+		return rc;
+	}
+	s = bb_diff_files(p->a_path, p->b_path, &cfg->opts, &p->res,
+	                  want ? &img : NULL, &err);
+	if (s == BB_OK) {
+		classify(cfg, p);
+	} else if (s == BB_ERR_MISMATCH) {
+		p->status = DS_MISMATCH;
+		set_message(p, &err);
+	} else {
+		p->status = DS_ERROR;
+		p->err_status = s;
+		set_message(p, &err);
+		fprintf(stderr, "bonebake: %s\n", p->message ? p->message : "error");
+	}
+	if (img) {
+		rc = write_diff(cfg, p, img);
+		bb_image_free(img);
+	}
+	if (cfg->html && p->status != DS_IDENTICAL && p->status != DS_ERROR) {
+		if (copy_side(cfg, p, "baseline", p->a_path) != 0 ||
+		    copy_side(cfg, p, "current", p->b_path) != 0)
+			rc = -1;
+		else
+			p->html_images = 1;
+	}
+	return rc;
+}
+
+static void *worker(void *arg)
+{
+	struct pool *pool = arg;
+
+	for (;;) {
+		size_t i;
+		int rc;
+
+		pthread_mutex_lock(&pool->lock);
+		i = pool->next++;
+		pthread_mutex_unlock(&pool->lock);
+		if (i >= pool->run->n)
+			break;
+		rc = run_pair(pool->cfg, &pool->run->pairs[i]);
+		pthread_mutex_lock(&pool->lock);
+		if (rc != 0)
+			pool->run->report_failed = 1;
+		cli_progress_step(&pool->progress, 1);
+		pthread_mutex_unlock(&pool->lock);
+	}
+	return NULL;
+}
+
+void diff_execute(struct diff_run *run, const struct diff_config *cfg)
+{
+	struct pool pool;
+	pthread_t *threads;
+	size_t i, jobs = cfg->jobs > 0 ? (size_t)cfg->jobs : 1, started = 0;
+
+	if (jobs > run->n)
+		jobs = run->n ? run->n : 1;
+	pool.run = run;
+	pool.cfg = cfg;
+	pool.next = 0;
+	pthread_mutex_init(&pool.lock, NULL);
+	cli_progress_start(&pool.progress, "comparing", (long)run->n,
+	                   cfg->quiet || !run->folders);
+	threads = jobs > 1 ? calloc(jobs, sizeof *threads) : NULL;
+	if (threads)
+		for (i = 0; i + 1 < jobs; i++)
+			if (pthread_create(&threads[started], NULL, worker, &pool) == 0)
+				started++;
+	worker(&pool);  /* this thread works too, and finishes any leftovers */
+	for (i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	free(threads);
+	cli_progress_end(&pool.progress);
+	pthread_mutex_destroy(&pool.lock);
+	memset(run->count, 0, sizeof run->count);
+	for (i = 0; i < run->n; i++)
+		run->count[run->pairs[i].status]++;
+}
