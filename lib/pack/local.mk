@@ -1,7 +1,9 @@
 # lib/pack — owned by the pack work (issue 4)
 lib_libbonebake_core_la_SOURCES += \
 	lib/pack/pack-int.h \
+	lib/pack/maxrects.h \
 	lib/pack/maxrects.c \
+	lib/pack/layout.c \
 	lib/pack/compose.c \
 	lib/pack/sheet.c \
 	lib/pack/files.c \
@@ -11,6 +13,15 @@ lib_libbonebake_core_la_SOURCES += \
 	lib/pack/write-godot.c
 bonebakeinclude_HEADERS += lib/include/bonebake/pack.h
 
+# CLI: `pack`, and the options `sheet` shares (frames.json is read with
+# jansson, hence the flags)
+src_bonebake_SOURCES += \
+	src/cmd-pack.c \
+	src/pack-options.c \
+	src/pack-options.h
+src_bonebake_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+src_bonebake_LDADD += $(JANSSON_LIBS)
+
 # Tests
 check_PROGRAMS += tests/unit/check-pack
 tests_unit_check_pack_SOURCES = tests/unit/check-pack.c \
@@ -18,3 +29,8 @@ tests_unit_check_pack_SOURCES = tests/unit/check-pack.c \
 tests_unit_check_pack_CFLAGS = $(CHECK_TEST_CFLAGS)
 tests_unit_check_pack_LDADD = $(CHECK_TEST_LIBS)
 TESTS += tests/unit/check-pack
+
+# Sprites for the CLI tests and scripts/bench-pack
+check_PROGRAMS += tests/tools/gen-sprites
+tests_tools_gen_sprites_SOURCES = tests/tools/gen-sprites.c
+tests_tools_gen_sprites_LDADD = lib/libbonebake-core.la -lm
