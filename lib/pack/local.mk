@@ -34,3 +34,10 @@ TESTS += tests/unit/check-pack
 check_PROGRAMS += tests/tools/gen-sprites
 tests_tools_gen_sprites_SOURCES = tests/tools/gen-sprites.c
 tests_tools_gen_sprites_LDADD = lib/libbonebake-core.la -lm
+
+check_PROGRAMS += tests/unit/check-pack-meta
+tests_unit_check_pack_meta_SOURCES = tests/unit/check-pack-meta.c \
+	tests/unit/pack-fixtures.c tests/unit/pack-fixtures.h
+tests_unit_check_pack_meta_CFLAGS = $(CHECK_TEST_CFLAGS)
+tests_unit_check_pack_meta_LDADD = $(CHECK_TEST_LIBS) $(JANSSON_LIBS)
+TESTS += tests/unit/check-pack-meta
