@@ -30,10 +30,16 @@ tests_unit_check_pack_CFLAGS = $(CHECK_TEST_CFLAGS)
 tests_unit_check_pack_LDADD = $(CHECK_TEST_LIBS)
 TESTS += tests/unit/check-pack
 
-# Sprites for the CLI tests and scripts/bench-pack
-check_PROGRAMS += tests/tools/gen-sprites
+# Sprites for the CLI tests and scripts/bench-pack, and the reference
+# check of written sheets
+check_PROGRAMS += tests/tools/gen-sprites tests/tools/pack-verify
 tests_tools_gen_sprites_SOURCES = tests/tools/gen-sprites.c
 tests_tools_gen_sprites_LDADD = lib/libbonebake-core.la -lm
+tests_tools_pack_verify_SOURCES = tests/tools/pack-verify.c
+tests_tools_pack_verify_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+tests_tools_pack_verify_LDADD = lib/libbonebake-core.la $(JANSSON_LIBS) -lm
+TESTS += tests/cli/pack.sh tests/cli/pack-verify.sh
+EXTRA_DIST += tests/cli/pack.sh tests/cli/pack-verify.sh
 
 check_PROGRAMS += tests/unit/check-pack-meta
 tests_unit_check_pack_meta_SOURCES = tests/unit/check-pack-meta.c \
