@@ -422,14 +422,18 @@ static void *worker(void *arg)
 
 void diff_execute(struct diff_run *run, const struct diff_config *cfg)
 {
+	struct diff_config local = *cfg;
 	struct pool pool;
 	pthread_t *threads;
 	size_t i, jobs = cfg->jobs > 0 ? (size_t)cfg->jobs : 1, started = 0;
 
+	/* one thread per pair while there are enough pairs; spare threads go
+	 * into each comparison (decoding both files at once, bands of rows) */
+	local.opts.threads = run->n > 0 && jobs > run->n ? (int)(jobs / run->n) : 1;
 	if (jobs > run->n)
 		jobs = run->n ? run->n : 1;
 	pool.run = run;
-	pool.cfg = cfg;
+	pool.cfg = &local;
 	pool.next = 0;
 	pthread_mutex_init(&pool.lock, NULL);
 	cli_progress_start(&pool.progress, "comparing", (long)run->n,

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -405,19 +406,142 @@ static void fade_row(const struct cmp *c, int y, const uint8_t *ignore,
 			put_faded(out + (size_t)x * 4, ra + (size_t)x * 4);
 }
 
+/* One band of rows, compared by one thread. */
+struct band {
+	const struct cmp *c;
+	const bb_diff_options *o;
+	bb_image *out;
+	int y0, y1;
+	struct tally t;
+	long long ignored;
+	int nomem;
+	pthread_t thread;
+	int started;
+};
+
+static void tally_init(struct tally *t, const struct cmp *c)
+{
+	memset(t, 0, sizeof *t);
+	t->x0 = c->w;
+	t->y0 = c->h;
+	t->x1 = t->y1 = -1;
+}
+
+static void *run_band(void *arg)
+{
+	struct band *b = arg;
+	const struct cmp *c = b->c;
+	const bb_diff_options *o = b->o;
+	uint8_t *mask = NULL;
+	int y;
+
+	if (o->n_ignore > 0 && !(mask = malloc((size_t)c->w))) {
+		b->nomem = 1;
+		return NULL;
+	}
+	for (y = b->y0; y < b->y1; y++) {
+		const uint8_t *ign = NULL;
+		uint8_t *row = b->out ? b->out->px + (size_t)y * b->out->stride
+		                      : NULL;
+
+		if (mask) {
+			long long n = ignore_row(o, c->w, y, mask);
+
+			b->ignored += n;
+			ign = n ? mask : NULL;
+		}
+		if (memcmp(pixel(c->a, 0, y), pixel(c->b, 0, y),
+		           (size_t)c->w * 4) == 0) {
+			if (row && !o->diff_mask)
+				fade_row(c, y, ign, row);
+			continue;
+		}
+		compare_row(c, y, ign, o->aa == BB_DIFF_AA_COUNT, row, o->diff_mask,
+		            &b->t);
+	}
+	free(mask);
+	return NULL;
+}
+
+static void tally_merge(struct tally *t, const struct tally *u)
+{
+	t->diff += u->diff;
+	t->aa += u->aa;
+	t->changed += u->changed;
+	if (u->max_sq > t->max_sq)
+		t->max_sq = u->max_sq;
+	if (u->x0 < t->x0) t->x0 = u->x0;
+	if (u->y0 < t->y0) t->y0 = u->y0;
+	if (u->x1 > t->x1) t->x1 = u->x1;
+	if (u->y1 > t->y1) t->y1 = u->y1;
+}
+
+/* Bands of at least this many pixels, so threads pay for themselves. */
+#define BAND_MIN_PIXELS (256 * 1024)
+
+/* Runs the comparison on up to o->threads bands; the calling thread takes
+ * the first band (and any band a thread could not be started for). */
+static int run_bands(const struct cmp *c, const bb_diff_options *o,
+                     bb_image *out, struct tally *t, long long *ignored)
+{
+	struct band one, *bands = &one;
+	long long pixels = (long long)c->w * c->h;
+	int n = o->threads > 1 ? o->threads : 1, i, nomem = 0;
+
+	if (pixels / n < BAND_MIN_PIXELS)
+		n = (int)(pixels / BAND_MIN_PIXELS) > 1
+		    ? (int)(pixels / BAND_MIN_PIXELS) : 1;
+	if (n > 256)
+		n = 256;
+	if (n > c->h)
+		n = c->h;
+	if (n > 1 && !(bands = calloc((size_t)n, sizeof *bands))) {
+		bands = &one;
+		n = 1;
+	}
+	for (i = 0; i < n; i++) {
+		struct band *b = &bands[i];
+
+		memset(b, 0, sizeof *b);
+		b->c = c;
+		b->o = o;
+		b->out = out;
+		b->y0 = (int)((long long)c->h * i / n);
+		b->y1 = (int)((long long)c->h * (i + 1) / n);
+		tally_init(&b->t, c);
+		if (i > 0)
+			b->started = pthread_create(&b->thread, NULL, run_band, b) == 0;
+	}
+	run_band(&bands[0]);
+	tally_init(t, c);
+	*ignored = 0;
+	for (i = 0; i < n; i++) {
+		struct band *b = &bands[i];
+
+		if (b->started)
+			pthread_join(b->thread, NULL);
+		else if (i > 0)
+			run_band(b);
+		tally_merge(t, &b->t);
+		*ignored += b->ignored;
+		nomem |= b->nomem;
+	}
+	if (bands != &one)
+		free(bands);
+	return nomem ? -1 : 0;
+}
+
 bb_status bb_diff_images(const bb_image *a, const bb_image *b,
                          const bb_diff_options *opts, bb_diff_result *res,
                          bb_image **diff_out, bb_error *err)
 {
 	static const bb_diff_options defaults;
 	const bb_diff_options *o = opts ? opts : &defaults;
-	struct tally t = { 0, 0, 0, 0.0, 0, 0, -1, -1 };
+	struct tally t;
 	struct cmp c;
 	bb_image *out = NULL;
-	uint8_t *mask = NULL;
 	long long ignored = 0;
 	bb_status s;
-	int y;
 
 	memset(res, 0, sizeof *res);
 	if (diff_out)
@@ -438,14 +562,6 @@ bb_status bb_diff_images(const bb_image *a, const bb_image *b,
 		if (s != BB_OK)
 			return s;
 	}
-	if (o->n_ignore > 0) {
-		mask = malloc((size_t)a->width);
-		if (!mask) {
-			bb_image_free(out);
-			return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL,
-			                    "out of memory");
-		}
-	}
 	c.a = a;
 	c.b = b;
 	c.w = a->width;
@@ -453,27 +569,10 @@ bb_status bb_diff_images(const bb_image *a, const bb_image *b,
 	c.compat = o->compat_pixelmatch != 0;
 	c.white_bg = o->compat_white_bg != 0;
 	c.limit = YIQ_MAX_DELTA * bb_diff_threshold(o) * bb_diff_threshold(o);
-	t.x0 = c.w;
-	t.y0 = c.h;
-	for (y = 0; y < c.h; y++) {
-		const uint8_t *ign = NULL;
-		uint8_t *row = out ? out->px + (size_t)y * out->stride : NULL;
-
-		if (mask) {
-			long long n = ignore_row(o, c.w, y, mask);
-
-			ignored += n;
-			ign = n ? mask : NULL;
-		}
-		if (memcmp(pixel(a, 0, y), pixel(b, 0, y), (size_t)c.w * 4) == 0) {
-			if (row && !o->diff_mask)
-				fade_row(&c, y, ign, row);
-			continue;
-		}
-		compare_row(&c, y, ign, o->aa == BB_DIFF_AA_COUNT, row,
-		            o->diff_mask, &t);
+	if (run_bands(&c, o, out, &t, &ignored) != 0) {
+		bb_image_free(out);
+		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
 	}
-	free(mask);
 	res->diff_pixels = t.diff;
 	res->aa_pixels = t.aa;
 	res->changed_pixels = t.changed;

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +108,50 @@ static bb_status blob_decode(const struct blob *b, const char *path,
 	return bb_png_read_mem(b->data, b->size, path, out, err);
 }
 
+/* Decoding the second file on another thread. */
+struct decode_job {
+	const struct blob *blob;
+	const char *path;
+	bb_image *img;
+	bb_error err;
+	bb_status status;
+};
+
+static void *decode_thread(void *arg)
+{
+	struct decode_job *j = arg;
+
+	j->status = blob_decode(j->blob, j->path, &j->img, &j->err);
+	return NULL;
+}
+
+/* Decodes both files, at once when allowed two threads (decoding is most
+ * of a comparison's time).  On failure, reports the first file's error
+ * first. */
+static bb_status decode_both(const struct blob *fa, const char *path_a,
+                             const struct blob *fb, const char *path_b,
+                             int threads, bb_image **ia, bb_image **ib,
+                             bb_error *err)
+{
+	struct decode_job job = { fb, path_b, NULL, { 0 }, BB_OK };
+	pthread_t th;
+	int started = threads > 1 &&
+	              pthread_create(&th, NULL, decode_thread, &job) == 0;
+	bb_status s = blob_decode(fa, path_a, ia, err);
+
+	if (started)
+		pthread_join(th, NULL);
+	else if (s == BB_OK)
+		decode_thread(&job);
+	*ib = job.img;
+	if (s == BB_OK && job.status != BB_OK) {
+		s = job.status;
+		if (err)
+			*err = job.err;
+	}
+	return s;
+}
+
 /* Identical files: the result of comparing an image with itself, computed
  * from the header alone. */
 static void same_file(int w, int h, const bb_diff_options *opts,
@@ -180,14 +225,11 @@ bb_status bb_diff_files(const char *path_a, const char *path_b,
 		                 bh);
 		goto fail;
 	}
-	s = blob_decode(&fa, path_a, &ia, err);
+	s = decode_both(&fa, path_a, &fb, path_b, opts ? opts->threads : 1,
+	                &ia, &ib, err);
 	free(fa.data);
-	fa.data = NULL;
-	if (s != BB_OK)
-		goto fail;
-	s = blob_decode(&fb, path_b, &ib, err);
 	free(fb.data);
-	fb.data = NULL;
+	fa.data = fb.data = NULL;
 	if (s != BB_OK)
 		goto fail;
 	s = compare_decoded(ia, ib, opts, res, diff_out, err);

@@ -21,6 +21,6 @@ tests_cli_diff_mkpng_SOURCES = tests/cli/diff-mkpng.c
 tests_cli_diff_mkpng_LDADD = lib/libbonebake-core.la -lm
 
 TESTS += tests/unit/check-diff tests/cli/diff.sh tests/cli/diff-folders.sh \
-	tests/cli/diff-html.sh
+	tests/cli/diff-html.sh tests/cli/diff-pixelmatch.sh
 EXTRA_DIST += tests/cli/diff.sh tests/cli/diff-folders.sh \
-	tests/cli/diff-html.sh
+	tests/cli/diff-html.sh tests/cli/diff-pixelmatch.sh

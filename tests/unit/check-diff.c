@@ -388,6 +388,47 @@ START_TEST(test_bad_options)
 }
 END_TEST
 
+START_TEST(test_threads_same_result)
+{
+	bb_image *a = solid(1024, 700, grey(90)), *b, *d1 = NULL, *d4 = NULL;
+	bb_diff_options o = { 0 };
+	bb_diff_result r1, r4;
+	unsigned seed = 12345;
+	int i, y;
+
+	for (i = 0; i < 200; i++) {
+		seed = seed * 1103515245u + 12345u;
+		set_px(a, (int)(seed >> 8) % 1024, (int)(seed >> 4) % 700,
+		       grey(seed & 0xff));
+	}
+	b = bb_image_dup(a);
+	for (i = 0; i < 3000; i++) {
+		seed = seed * 1103515245u + 12345u;
+		set_px(b, (int)(seed >> 8) % 1024, (int)(seed >> 4) % 700,
+		       (seed << 8) | 0xffu);
+	}
+	o.n_ignore = 1;
+	o.ignore[0] = (bb_diff_rect){ 100, 100, 50, 400 };
+	ck_assert_int_eq(bb_diff_images(a, b, &o, &r1, &d1, NULL), BB_OK);
+	o.threads = 4;
+	ck_assert_int_eq(bb_diff_images(a, b, &o, &r4, &d4, NULL), BB_OK);
+	ck_assert_int_gt(r1.diff_pixels, 1000);
+	ck_assert_int_eq(r1.diff_pixels, r4.diff_pixels);
+	ck_assert_int_eq(r1.aa_pixels, r4.aa_pixels);
+	ck_assert_int_eq(r1.changed_pixels, r4.changed_pixels);
+	ck_assert_int_eq(r1.total_pixels, r4.total_pixels);
+	ck_assert(r1.max_delta == r4.max_delta);
+	ck_assert_mem_eq(&r1.box, &r4.box, sizeof r1.box);
+	for (y = 0; y < 700; y++)
+		ck_assert_mem_eq(bb_image_pixel(d1, 0, y), bb_image_pixel(d4, 0, y),
+		                 1024 * 4);
+	bb_image_free(a);
+	bb_image_free(b);
+	bb_image_free(d1);
+	bb_image_free(d4);
+}
+END_TEST
+
 static void write_png(const char *path, const bb_image *img)
 {
 	ck_assert_int_eq(bb_png_write(path, img, NULL), BB_OK);
@@ -433,6 +474,31 @@ START_TEST(test_files)
 	ck_assert_int_eq(bb_diff_files(pa, pc, NULL, &r, NULL, &err),
 	                 BB_ERR_INPUT);
 	ck_assert_str_eq(err.file, pc);
+	{
+		/* both files decoded at once: same results, same errors */
+		bb_diff_options o = { 0 };
+
+		o.threads = 2;
+		ck_assert_int_eq(bb_diff_files(pa, pb, &o, &r, NULL, &err), BB_OK);
+		ck_assert_int_eq(r.diff_pixels, 1);
+		/* the header is valid, the data is not */
+		f = fopen(pc, "wb");
+		{
+			void *png;
+			size_t n;
+
+			ck_assert_int_eq(bb_png_encode(b, &png, &n, NULL), BB_OK);
+			fwrite(png, 1, n - 20, f);
+			free(png);
+		}
+		fclose(f);
+		ck_assert_int_eq(bb_diff_files(pa, pc, &o, &r, NULL, &err),
+		                 BB_ERR_INPUT);
+		ck_assert_str_eq(err.file, pc);
+		ck_assert_int_eq(bb_diff_files(pc, pa, &o, &r, NULL, &err),
+		                 BB_ERR_INPUT);
+		ck_assert_str_eq(err.file, pc);
+	}
 	ck_assert_int_eq(bb_diff_files(pd, pa, NULL, &r, NULL, &err), BB_ERR_IO);
 	ck_assert_str_eq(err.file, pd);
 
@@ -481,6 +547,7 @@ static Suite *diff_suite(void)
 	tcase_add_test(tc, test_budgets);
 	tcase_add_test(tc, test_diff_image);
 	tcase_add_test(tc, test_bad_options);
+	tcase_add_test(tc, test_threads_same_result);
 	tcase_add_test(tc, test_files);
 	tcase_add_test(tc, test_png_size);
 	suite_add_tcase(s, tc);

@@ -50,6 +50,10 @@ typedef struct bb_diff_options {
 	int compat_white_bg;    /* with compat_pixelmatch: blend translucent
 	                           pixels on white (pixelmatch's
 	                           checkerboard: false) */
+	int threads;            /* threads one comparison may use (bands of
+	                           rows; both files decoded at once); 0 or 1:
+	                           the calling thread only.  Results do not
+	                           depend on it. */
 } bb_diff_options;
 
 typedef struct bb_diff_result {
