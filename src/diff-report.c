@@ -285,7 +285,8 @@ static void json_options(FILE *f, const struct diff_config *cfg)
 	        cfg->opts.diff_mask ? "true" : "false");
 }
 
-static void json_pair(FILE *f, const struct diff_pair *p, int last)
+static void json_pair(FILE *f, const struct diff_pair *p,
+                      const struct diff_config *cfg, int last)
 {
 	const bb_diff_result *r = &p->res;
 	int compared = p->status == DS_FAIL || p->status == DS_PASS ||
@@ -315,8 +316,21 @@ static void json_pair(FILE *f, const struct diff_pair *p, int last)
 	if (p->status == DS_MISMATCH)
 		fprintf(f, ", \"baseline_size\": [%d, %d], \"current_size\": [%d, %d]",
 		        r->a_width, r->a_height, r->b_width, r->b_height);
-	if (p->has_diff)
-		fprintf(f, ", \"diff_image\": true");
+	/* where -o put the diff image (null: none written, or no -o) */
+	fprintf(f, ", \"diff_image\": ");
+	if (p->has_diff && cfg->out_file) {
+		cli_json_string(f, cfg->out_file);
+	} else if (p->has_diff && cfg->out_dir) {
+		char *path = diff_join(cfg->out_dir, p->path);
+
+		if (path)
+			cli_json_string(f, path);
+		else
+			fprintf(f, "null");
+		free(path);
+	} else {
+		fprintf(f, "null");
+	}
 	if (p->message) {
 		fprintf(f, ", \"message\": ");
 		cli_json_string(f, p->message);
@@ -338,7 +352,7 @@ void diff_write_json(FILE *f, const struct diff_run *run,
 	cli_json_string(f, run->cur);
 	fprintf(f, ",\n  \"pairs\": [\n");
 	for (i = 0; i < run->n; i++) {
-		json_pair(f, &run->pairs[i], i + 1 == run->n);
+		json_pair(f, &run->pairs[i], cfg, i + 1 == run->n);
 		total += run->pairs[i].res.diff_pixels;
 	}
 	fprintf(f, "  ],\n  \"totals\": {\"pairs\": %zu", run->n);

@@ -381,7 +381,6 @@ static int run_pair(const struct diff_config *cfg, struct diff_pair *p)
 		p->status = DS_ERROR;
 		p->err_status = s;
 		set_message(p, &err);
-		fprintf(stderr, "bonebake: %s\n", p->message ? p->message : "error");
 	}
 	if (img) {
 		rc = write_diff(cfg, p, img);
@@ -450,6 +449,13 @@ void diff_execute(struct diff_run *run, const struct diff_config *cfg)
 	cli_progress_end(&pool.progress);
 	pthread_mutex_destroy(&pool.lock);
 	memset(run->count, 0, sizeof run->count);
-	for (i = 0; i < run->n; i++)
-		run->count[run->pairs[i].status]++;
+	for (i = 0; i < run->n; i++) {
+		const struct diff_pair *p = &run->pairs[i];
+
+		run->count[p->status]++;
+		/* errors in path order, whatever order the threads met them */
+		if (p->status == DS_ERROR)
+			fprintf(stderr, "bonebake: %s\n",
+			        p->message ? p->message : "error");
+	}
 }

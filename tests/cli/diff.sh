@@ -152,6 +152,15 @@ assert f is not None and "2 pixels" in f.get("message"), ET.tostring(t)
 assert "threshold 0.1" in t.find(".//property").get("value")
 PY
 checks=$((checks + 1))
+run "$BONEBAKE" diff --json "$T/r2.json" -o "$T/out" "$T/grey.png" "$T/two.png"
+expect_rc 1
+grep -q "\"diff_image\": \"$T/out/two.png\"" "$T/r2.json" || fail "diff_image path missing in JSON"
+[ -f "$T/out/two.png" ] || fail "no $T/out/two.png"
+checks=$((checks + 1))
+# a report that cannot be written is an I/O error, whatever the verdict
+run "$BONEBAKE" diff --json "$T/no/such/dir/r.json" "$T/grey.png" "$T/far.png"
+expect_rc 4
+expect_err 'r.json: cannot create'
 run "$BONEBAKE" diff --json - "$T/grey.png" "$T/grey2.png"
 expect_rc 0
 printf '%s' "$out" | python3 -c 'import json,sys; r=json.load(sys.stdin); assert r["pairs"][0]["status"]=="identical"' ||
