@@ -323,7 +323,7 @@ static int scan_dir(job *j, const char *dir, int depth)
 		}
 	}
 	closedir(d);
-	if (rc == 0)
+	if (rc == 0 && n > 0)
 		qsort(ents, n, sizeof *ents, cmp_str);
 	for (i = 0; i < n && rc == 0; i++) {
 		char path[4096];

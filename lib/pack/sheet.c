@@ -185,9 +185,11 @@ static bb_status take_frames(ctx *c, size_t n, bb_error *err)
 	qsort(keys, n, sizeof *keys, cmp_name);
 	for (i = 1; i < n; i++)
 		if (strcmp(keys[i].name, keys[i - 1].name) == 0) {
+			const char *dup = keys[i].name;    /* the caller's string */
+
 			free(keys);
 			return bb_error_set(err, BB_ERR_USAGE, NULL, NULL,
-			                    "two frames named '%s'", keys[i].name);
+			                    "two frames named '%s'", dup);
 		}
 	qsort(keys, n, sizeof *keys, cmp_playback);
 	for (i = 0; i < n && st == BB_OK; i++) {
