@@ -13,7 +13,7 @@
 enum {
 	O_ARMATURE = FIG_OPT_BASE, O_SKIN, O_DIRECTION, O_ANIM, O_ALL, O_FPS,
 	O_SCALE, O_SIZE, O_ORIGIN, O_PAD, O_BG, O_BONES, O_FLIP, O_OVERLAY,
-	O_FACE, O_SET, O_JOBS, O_QUIET, O_ATLAS
+	O_FACE, O_SET, O_JOBS, O_QUIET, O_ATLAS, O_LOOP, O_ONCE
 };
 
 const struct option fig_options[] = {
@@ -36,6 +36,8 @@ const struct option fig_options[] = {
 	{ "jobs", required_argument, NULL, O_JOBS },
 	{ "quiet", no_argument, NULL, O_QUIET },
 	{ "atlas", required_argument, NULL, O_ATLAS },
+	{ "loop", no_argument, NULL, O_LOOP },
+	{ "once", no_argument, NULL, O_ONCE },
 };
 const int fig_noptions = sizeof fig_options / sizeof fig_options[0];
 
@@ -53,6 +55,8 @@ const char fig_help[] =
 	"  --bones              draw bones and joints on top\n"
 	"  --atlas FILE         texture atlas to use instead of the default\n"
 	"Sampling and canvas:\n"
+	"  --loop, --once       play the animation looping / once, whatever the\n"
+	"                       file says (frame count and end pose follow)\n"
 	"  --fps N              frames per second (default: the file's, 30)\n"
 	"  --scale S            pixels per unit (default 1)\n"
 	"  --pad N              pixels around the union of all frames' bounds (2)\n"
@@ -190,6 +194,8 @@ int fig_parse(fig_opts *o, int id, const char *arg, const char *cmd)
 		return 1;
 	case O_QUIET: o->quiet = 1; return 1;
 	case O_ATLAS: o->atlas = arg; return 1;
+	case O_LOOP: o->loop_mode = 1; return 1;
+	case O_ONCE: o->loop_mode = 2; return 1;
 	}
 	return 0;
 }
@@ -287,6 +293,7 @@ int figure_load(figure *f, const fig_opts *o, const char *path, const char *cmd)
 	bb_model_armature_info(f->model, f->armature, &ai);
 	f->fps = o->fps > 0 ? o->fps : ai.fps > 0 ? ai.fps : 30;
 	f->eval.flip = o->flip;
+	f->loop_mode = o->loop_mode;
 	f->eval.show_bones = o->bones;
 	if (o->skin) {
 		f->eval.skin = bb_model_find_skin(f->model, f->armature, o->skin);
@@ -332,11 +339,11 @@ int figure_tracks(const figure *f, int anim, bb_track *tracks)
 {
 	int n = 0;
 
-	tracks[n++] = (bb_track){ anim, 0, -1, 0 };
+	tracks[n++] = (bb_track){ anim, 0, -1, 0, f->loop_mode };
 	if (f->overlay_anim >= 0)
-		tracks[n++] = (bb_track){ f->overlay_anim, 0, f->mask, 1 };
+		tracks[n++] = (bb_track){ f->overlay_anim, 0, f->mask, 1, 0 };
 	if (f->face_anim >= 0)
-		tracks[n++] = (bb_track){ f->face_anim, 0, -1, 1 };
+		tracks[n++] = (bb_track){ f->face_anim, 0, -1, 1, 0 };
 	return n;
 }
 
@@ -370,6 +377,8 @@ int figure_plan(const figure *f, const fig_opts *o, int anim, fig_anim *fa)
 	fa->anim = anim;
 	fa->fps = f->fps;
 	bb_model_anim_info(f->model, f->armature, anim, &fa->info);
+	if (f->loop_mode)
+		fa->info.loop = f->loop_mode == 1;
 	fa->frames = bb_frame_count(fa->info.duration, f->fps, fa->info.loop);
 	if (fa->frames > 100000) {
 		fprintf(stderr, "bonebake: animation \"%s\": %ld frames exceed the "

@@ -33,6 +33,7 @@ typedef struct fig_opts {
 	int jobs;                   /* --jobs (0: CPUs) */
 	int quiet;                  /* --quiet */
 	const char *atlas;          /* --atlas */
+	int loop_mode;              /* --loop 1, --once 2, else 0 */
 	char overlay_buf[256], face_buf[256];
 } fig_opts;
 
@@ -57,6 +58,7 @@ typedef struct figure {
 	double fps;
 	bb_eval_options eval;
 	int overlay_anim, face_anim, mask;
+	int loop_mode;
 	int anims[FIG_MAX_ANIMS];   /* the animations to render, in order */
 	int nanims;
 } figure;

@@ -32,3 +32,7 @@ TESTS += tests/cli/render.sh tests/cli/bad-input.sh
 EXTRA_DIST += tests/cli/render.sh tests/cli/bad-input.sh tests/cli/pngsize.py
 TESTS += tests/include-rules.sh
 EXTRA_DIST += tests/include-rules.sh
+
+# Official-runtime poses (skip without ../shared)
+TESTS += tests/oracle/dragonbones.sh
+EXTRA_DIST += tests/oracle/dragonbones.sh tests/oracle/compare-dragonbones.py

@@ -11,7 +11,9 @@ double bb__ease(const bb_anim *an, const bb_interp *ip, double p);
 /* Samples timeline t at local time `time` into out[stride].  Before the
  * first key: first value; after the last: last value. */
 void bb__timeline_sample(const bb_anim *an, const bb_timeline *t, double time,
-                         double *out);
+                         int looping, double *out);
+/* Whether a track plays its animation looping. */
+int bb__track_loops(const bb_anim *an, const bb_track *tr);
 
 /* Maps figure time to the track's local animation time.  Returns 0 when
  * the track has no effect at t (transient tracks before start or after a

@@ -201,13 +201,21 @@ static int in_mask(const bb_pose *p, int mask, const bb_timeline *t)
 }
 
 static void apply_timeline(bb_pose *p, const bb_anim *an, const bb_timeline *t,
-                           double time)
+                           double time, int looping)
 {
 	const bb_armature *a = p->a;
 	double *v = p->scratch;
 	int i;
 
-	bb__timeline_sample(an, t, time, v);
+	if (t->time_scale > 0 || t->time_offset != 0) {
+		time = time / (t->time_scale > 0 ? t->time_scale : 1) +
+		       t->time_offset * an->duration;
+		if (an->duration > 0)
+			time = looping ? fmod(fmod(time, an->duration) + an->duration,
+			                       an->duration)
+			                : fmin(fmax(time, 0), an->duration);
+	}
+	bb__timeline_sample(an, t, time, looping, v);
 	switch (t->target) {
 	case BB_TL_BONE:
 		*prop_ref(&p->local[t->index], t->prop) =
@@ -235,8 +243,10 @@ static void apply_timeline(bb_pose *p, const bb_anim *an, const bb_timeline *t,
 		p->deform_disp[t->index] = t->display;
 		break;
 	case BB_TL_IK:
-		p->ik_weight[t->index] = v[0];
-		p->ik_bend[t->index] = v[1] != 0;
+		if (t->prop == BB_PROP_Y)
+			p->ik_bend[t->index] = v[0] != 0;
+		else
+			p->ik_weight[t->index] = v[0];
 		break;
 	}
 }
@@ -287,7 +297,8 @@ static void apply_tracks(bb_pose *p, const bb_track *tracks, int ntracks,
 			p->anim_time = local;
 		for (j = 0; j < an->ntimelines; j++)
 			if (in_mask(p, tracks[i].mask, &an->timelines[j]))
-				apply_timeline(p, an, &an->timelines[j], local);
+				apply_timeline(p, an, &an->timelines[j], local,
+				               bb__track_loops(an, &tracks[i]));
 	}
 }
 
@@ -311,7 +322,7 @@ bb_status bb__pose_eval_nested(bb_pose *p, int anim, double time,
                                bb_affine fig, bb_error *err)
 {
 	static const bb_eval_options defaults;
-	bb_track tr = { anim, 0, -1, 0 };
+	bb_track tr = { anim, 0, -1, 0, 0 };
 
 	reset(p, NULL);
 	if (anim >= 0 && anim < p->a->nanims)

@@ -48,9 +48,9 @@ double bb__ease(const bb_anim *an, const bb_interp *ip, double p)
 
 /* Index of the last key with time <= t (binary search); -1 before the
  * first key. */
-static int find_key(const bb_timeline *t, double time)
+static int find_key(const bb_timeline *t, int nkeys, double time)
 {
-	int lo = 0, hi = t->nkeys - 1, mid;
+	int lo = 0, hi = nkeys - 1, mid;
 
 	if (time < t->times[0])
 		return -1;
@@ -65,16 +65,18 @@ static int find_key(const bb_timeline *t, double time)
 }
 
 void bb__timeline_sample(const bb_anim *an, const bb_timeline *t, double time,
-                         double *out)
+                         int looping, double *out)
 {
-	int k = find_key(t, time), i, s = t->stride;
+	/* without looping, a wrap key does not exist: the last key holds */
+	int nkeys = t->wraps && !looping && t->nkeys > 1 ? t->nkeys - 1 : t->nkeys;
+	int k = find_key(t, nkeys, time), i, s = t->stride;
 	const double *v0, *v1;
 	double span, p;
 
 	if (k < 0)
 		k = 0;
 	v0 = t->values + (size_t)k * s;
-	if (k == t->nkeys - 1 || t->interp[k].kind == BB_INTERP_STEP ||
+	if (k == nkeys - 1 || t->interp[k].kind == BB_INTERP_STEP ||
 	    time <= t->times[k]) {
 		for (i = 0; i < s; i++)
 			out[i] = v0[i];
@@ -86,6 +88,11 @@ void bb__timeline_sample(const bb_anim *an, const bb_timeline *t, double time,
 	p = bb__ease(an, &t->interp[k], p);
 	for (i = 0; i < s; i++)
 		out[i] = v0[i] + (v1[i] - v0[i]) * p;
+}
+
+int bb__track_loops(const bb_anim *an, const bb_track *tr)
+{
+	return tr->loop == 1 ? 1 : tr->loop == 2 ? 0 : an->loop;
 }
 
 int bb__track_time(const bb_anim *an, const bb_track *tr, double t,
@@ -102,7 +109,7 @@ int bb__track_time(const bb_anim *an, const bb_track *tr, double t,
 		*local = 0;
 		return 1;
 	}
-	if (an->loop) {
+	if (bb__track_loops(an, tr)) {
 		lt = fmod(lt, d);
 	} else if (lt > d) {
 		if (tr->transient)

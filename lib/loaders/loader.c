@@ -9,6 +9,7 @@
 
 static const bb__loader loaders[] = {
 	{ "bonebake-skeleton", bb__sniff_native, bb__load_native },
+	{ "dragonbones", bb__sniff_dragonbones, bb__load_dragonbones },
 };
 
 #define NLOADERS (sizeof loaders / sizeof loaders[0])
@@ -66,7 +67,7 @@ static bb_status load(const char *data, size_t size, const char *path,
 			                    "unknown format \"%s\"", o->format);
 		return bb_error_set(err, BB_ERR_INPUT, ctx.name, NULL,
 		                    "not a format bonebake reads (%s)",
-		                    "bonebake-skeleton JSON");
+		                    "bonebake-skeleton or DragonBones JSON");
 	}
 	s = ld->load(&ctx, out, err);
 	if (s == BB_OK) {

@@ -22,5 +22,8 @@ typedef struct bb__loader {
 
 bb_status bb__load_native(const bb__load_ctx *ctx, bb_model **out, bb_error *err);
 int bb__sniff_native(const char *data, size_t size, const char *path);
+bb_status bb__load_dragonbones(const bb__load_ctx *ctx, bb_model **out,
+                               bb_error *err);
+int bb__sniff_dragonbones(const char *data, size_t size, const char *path);
 
 #endif

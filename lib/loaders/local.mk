@@ -3,4 +3,10 @@ lib_libbonebake_core_la_SOURCES += \
 	lib/loaders/loader.h \
 	lib/loaders/json.c \
 	lib/loaders/json.h \
-	lib/loaders/native.c
+	lib/loaders/native.c \
+	lib/loaders/atlas.c \
+	lib/loaders/atlas.h \
+	lib/loaders/dragonbones.c \
+	lib/loaders/dragonbones.h \
+	lib/loaders/dragonbones-mesh.c \
+	lib/loaders/dragonbones-anim.c

@@ -2,6 +2,8 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +53,62 @@ int bb__model_add_texture(bb_model *m, const char *name, bb_image *img)
 	m->textures[m->ntextures] = img;
 	m->texture_names[m->ntextures] = dup;
 	return m->ntextures++;
+}
+
+void bb__model_warn(bb_model *m, const char *fmt, ...)
+{
+	char buf[512], **w;
+	va_list ap;
+	int i;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	for (i = 0; i < m->nwarnings; i++)
+		if (strcmp(m->warnings[i], buf) == 0)
+			return;
+	if (m->nwarnings >= 1000)
+		return;
+	w = bb__realloc_array(m->warnings, (size_t)m->nwarnings + 1, sizeof *w);
+	if (!w)
+		return;
+	m->warnings = w;
+	if ((w[m->nwarnings] = bb__strdup(buf)) != NULL)
+		m->nwarnings++;
+}
+
+int bb_model_warning_count(const bb_model *m)
+{
+	return m->nwarnings;
+}
+
+const char *bb_model_warning(const bb_model *m, int i)
+{
+	return (i >= 0 && i < m->nwarnings) ? m->warnings[i] : NULL;
+}
+
+int bb_model_event_count(const bb_model *m, int armature, int anim)
+{
+	if (armature < 0 || armature >= m->narmatures || anim < 0 ||
+	    anim >= m->armatures[armature].nanims)
+		return 0;
+	return m->armatures[armature].anims[anim].nevents;
+}
+
+void bb_model_event(const bb_model *m, int armature, int anim, int i,
+                    bb_event_info *out)
+{
+	const bb_event *e;
+
+	memset(out, 0, sizeof *out);
+	if (i < 0 || i >= bb_model_event_count(m, armature, anim))
+		return;
+	e = &m->armatures[armature].anims[anim].events[i];
+	out->time = e->time;
+	out->name = e->name;
+	out->data = e->data;
+	out->kind = e->kind == BB_EVENT_SOUND ? "sound" :
+	            e->kind == BB_EVENT_ACTION ? "action" : "event";
 }
 
 int bb__model_find_texture(const bb_model *m, const char *name)
@@ -161,6 +219,9 @@ void bb_model_free(bb_model *m)
 	}
 	free(m->textures);
 	free(m->texture_names);
+	for (i = 0; i < m->nwarnings; i++)
+		free(m->warnings[i]);
+	free(m->warnings);
 	free(m);
 }
 
@@ -403,7 +464,8 @@ static int timeline_ok(const bb_armature *a, const bb_timeline *t)
 	case BB_TL_FIGURE:
 		return t->index == 0 && t->stride == 1;
 	case BB_TL_IK:
-		return t->index >= 0 && t->index < a->niks && t->stride == 2;
+		return t->index >= 0 && t->index < a->niks && t->stride == 1 &&
+		       (t->prop == BB_PROP_X || t->prop == BB_PROP_Y);
 	case BB_TL_DRAW_ORDER:
 		if (t->index != 0 || t->stride != a->nslots)
 			return 0;
@@ -435,7 +497,8 @@ static bb_status validate_anim(const bb_armature *a, const bb_anim *an,
 	for (j = 0; j < an->ntimelines; j++) {
 		const bb_timeline *t = &an->timelines[j];
 
-		if (!timeline_ok(a, t))
+		if (!timeline_ok(a, t) || t->time_scale < 0 || !isfinite(t->time_scale) ||
+		    !isfinite(t->time_offset))
 			return bad(err, file, "timeline", j);
 		for (k = 0; k < t->nkeys; k++) {
 			const bb_interp *ip = &t->interp[k];

@@ -114,7 +114,8 @@ typedef enum bb_tl_target {
 	                          to front; stepped */
 	BB_TL_DEFORM,          /* index = slot, display = the mesh display;
 	                          stride = 2 * (verts or influences): offsets */
-	BB_TL_IK               /* index = IK constraint; [weight, bendPositive] */
+	BB_TL_IK               /* index = IK constraint; prop X: weight,
+	                          prop Y: bendPositive (stepped) */
 } bb_tl_target;
 
 typedef enum bb_prop {
@@ -157,6 +158,12 @@ typedef struct bb_timeline {
 	bb_prop prop;
 	bb_apply apply;
 	int stride;            /* values per key */
+	double time_scale;     /* local time = t / time_scale + time_offset *
+	                          duration (DragonBones timeline scale/offset);
+	                          0 means 1 */
+	double time_offset;
+	int wraps;             /* the last key is a wrap key back to key 0, used
+	                          only while the animation loops */
 	int nkeys;             /* >= 1 */
 	double *times;         /* seconds, non-decreasing */
 	double *values;        /* nkeys * stride */
@@ -222,6 +229,8 @@ struct bb_model {
 	int ntextures;
 	bb_image **textures;
 	char **texture_names;
+	int nwarnings;
+	char **warnings;       /* non-fatal problems found while loading */
 };
 
 /* Builder helpers for loaders. */
@@ -230,6 +239,9 @@ bb_model *bb__model_new(const char *format);
 bb_armature *bb__model_add_armature(bb_model *m);
 /* Adds a texture (takes ownership of img); returns its index or -1. */
 int bb__model_add_texture(bb_model *m, const char *name, bb_image *img);
+/* Records a warning (identical messages are kept once). */
+void bb__model_warn(bb_model *m, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Index of a texture by name or -1. */
 int bb__model_find_texture(const bb_model *m, const char *name);
 /* Checks every index and count in the model; returns BB_ERR_INTERNAL

@@ -79,12 +79,12 @@ static int render_case(const struct ref_case *c, bb_image **out)
 	*out = NULL;
 	if (bb_model_load(path, NULL, &m, &err) != BB_OK)
 		goto fail;
-	tr[n++] = (bb_track){ bb_model_find_anim(m, 0, c->anim), 0, -1, 0 };
+	tr[n++] = (bb_track){ bb_model_find_anim(m, 0, c->anim), 0, -1, 0, 0 };
 	if (c->overlay)
 		tr[n++] = (bb_track){ bb_model_find_anim(m, 0, c->overlay), 0,
-		                      bb_model_find_mask(m, 0, "upperBody"), 1 };
+		                      bb_model_find_mask(m, 0, "upperBody"), 1, 0 };
 	if (c->face)
-		tr[n++] = (bb_track){ bb_model_find_anim(m, 0, c->face), 0, -1, 1 };
+		tr[n++] = (bb_track){ bb_model_find_anim(m, 0, c->face), 0, -1, 1, 0 };
 	eo.flip = c->flip;
 	if (c->skin)
 		eo.skin = bb_model_find_skin(m, 0, c->skin);

@@ -22,6 +22,8 @@ typedef struct bb_track {
 	int transient;     /* 1: the track has no effect before `start` and,
 	                      when not looping, after its end (overlay, face);
 	                      0: it holds its first/last pose (body) */
+	int loop;          /* 0: the animation's own flag; 1: force looping;
+	                      2: force playing once */
 } bb_track;
 
 enum { BB_MAX_TRACKS = 8, BB_MAX_OVERRIDES = 64 };

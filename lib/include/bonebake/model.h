@@ -93,6 +93,23 @@ int bb_model_skin_count(const bb_model *m, int armature);
 const char *bb_model_skin_name(const bb_model *m, int armature, int skin);
 int bb_model_find_skin(const bb_model *m, int armature, const char *name);
 
+/* Events (and sounds, actions) of an animation, sorted by time. */
+typedef struct bb_event_info {
+	double time;           /* seconds into the animation */
+	const char *kind;      /* "event", "sound" or "action" */
+	const char *name;
+	const char *data;      /* extra payload as text, or NULL */
+} bb_event_info;
+
+int bb_model_event_count(const bb_model *m, int armature, int anim);
+void bb_model_event(const bb_model *m, int armature, int anim, int i,
+                    bb_event_info *out);
+
+/* Non-fatal problems found while loading (missing atlas entries, features
+ * drawn approximately), each once.  Borrowed strings. */
+int bb_model_warning_count(const bb_model *m);
+const char *bb_model_warning(const bb_model *m, int i);
+
 /* Named bone masks (the native format's "upperBody"). */
 int bb_model_find_mask(const bb_model *m, int armature, const char *name);
 const char *bb_model_mask_name(const bb_model *m, int armature, int mask);

@@ -1,0 +1,179 @@
+/* Texture atlases: JSON (DragonBones, Starling-style) pages and regions. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loaders/atlas.h"
+
+const bb__region *bb__atlas_find(const bb__atlas *at, const char *name)
+{
+	int i;
+
+	for (i = 0; i < at->n; i++)
+		if (strcmp(at->regions[i].name, name) == 0)
+			return &at->regions[i];
+	return NULL;
+}
+
+void bb__atlas_free(bb__atlas *at)
+{
+	int i;
+
+	for (i = 0; i < at->n; i++)
+		free(at->regions[i].name);
+	free(at->regions);
+	memset(at, 0, sizeof *at);
+}
+
+bb_vec2 bb__region_uv(const bb__region *r, double u, double v)
+{
+	bb_vec2 p;
+
+	if (r->rotated) {
+		p.x = r->x + (1 - v) * r->w;
+		p.y = r->y + u * r->h;
+	} else {
+		p.x = r->x + u * r->w;
+		p.y = r->y + v * r->h;
+	}
+	return p;
+}
+
+void bb__region_quad(const bb__region *r, double pivot_x, double pivot_y,
+                     bb_vec2 corners[4], bb_vec2 uvs[4])
+{
+	double iw = r->rotated ? r->h : r->w, ih = r->rotated ? r->w : r->h;
+	double fw = r->has_frame ? r->fw : iw, fh = r->has_frame ? r->fh : ih;
+	double ts = r->scale;
+	double px = pivot_x * fw * ts + (r->has_frame ? r->fx * ts : 0);
+	double py = pivot_y * fh * ts + (r->has_frame ? r->fy * ts : 0);
+	static const double cu[4] = { 0, 1, 1, 0 }, cv[4] = { 0, 0, 1, 1 };
+	int k;
+
+	for (k = 0; k < 4; k++) {
+		corners[k].x = cu[k] * iw * ts - px;
+		corners[k].y = cv[k] * ih * ts - py;
+		uvs[k] = bb__region_uv(r, cu[k], cv[k]);
+	}
+}
+
+static bb_status add_region(bb__atlas *at, bb__region **out)
+{
+	if (!bb__grow((void **)&at->regions, &at->cap, (size_t)at->n + 1,
+	              sizeof *at->regions))
+		return BB_ERR_NOMEM;
+	*out = &at->regions[at->n++];
+	memset(*out, 0, sizeof **out);
+	return BB_OK;
+}
+
+static bb_status read_region(bb__jctx *c, json_t *st, int texture, double scale,
+                             const bb_image *page, bb__atlas *at)
+{
+	bb__region *r;
+	const char *name;
+	double v[8];
+	int rotated;
+	bb_status s;
+
+	if ((s = bb__jexpect_object(c, st)) != BB_OK ||
+	    (s = bb__jstr(c, st, "name", 1, &name)) != BB_OK ||
+	    (s = bb__jnum(c, st, "x", 0, &v[0])) != BB_OK ||
+	    (s = bb__jnum(c, st, "y", 0, &v[1])) != BB_OK ||
+	    (s = bb__jnum_range(c, st, "width", 0, 0, 1e6, &v[2])) != BB_OK ||
+	    (s = bb__jnum_range(c, st, "height", 0, 0, 1e6, &v[3])) != BB_OK ||
+	    (s = bb__jnum(c, st, "frameX", 0, &v[4])) != BB_OK ||
+	    (s = bb__jnum(c, st, "frameY", 0, &v[5])) != BB_OK ||
+	    (s = bb__jnum_range(c, st, "frameWidth", 0, 0, 1e6, &v[6])) != BB_OK ||
+	    (s = bb__jnum_range(c, st, "frameHeight", 0, 0, 1e6, &v[7])) != BB_OK ||
+	    (s = bb__jbool(c, st, "rotated", 0, &rotated)) != BB_OK)
+		return s;
+	if (v[0] < 0 || v[1] < 0 || v[0] + v[2] > page->width + 0.5 ||
+	    v[1] + v[3] > page->height + 0.5)
+		return bb__jfail(c, NULL, "region %g,%g %gx%g of \"%s\" lies outside "
+		                 "its %dx%d page", v[0], v[1], v[2], v[3], name,
+		                 page->width, page->height);
+	if (add_region(at, &r) != BB_OK || !(r->name = bb__strdup(name)))
+		return bb_error_set(c->err, BB_ERR_NOMEM, c->file, NULL, "out of memory");
+	r->texture = texture;
+	r->x = v[0];
+	r->y = v[1];
+	r->w = v[2];
+	r->h = v[3];
+	r->rotated = rotated;
+	r->has_frame = v[6] > 0 && v[7] > 0;
+	r->fx = v[4];
+	r->fy = v[5];
+	r->fw = v[6];
+	r->fh = v[7];
+	r->scale = scale;
+	return BB_OK;
+}
+
+bb_status bb__atlas_load_json(bb_model *m, const char *path, bb__atlas *at,
+                              bb_error *err)
+{
+	bb__jctx c;
+	json_t *root = NULL, *subs;
+	const char *image;
+	char *data = NULL, dir[4096], png[4200];
+	size_t size, i;
+	double scale;
+	bb_image *page = NULL;
+	int tex;
+	bb_status s;
+
+	memset(&c, 0, sizeof c);
+	c.file = bb__basename(path);
+	c.err = err;
+	bb__jpath_init(&c.path);
+	if ((s = bb__read_file(path, (size_t)64 << 20, &data, &size, err)) != BB_OK)
+		return s;
+	s = bb__json_parse(data, size, c.file, &root, err);
+	free(data);
+	if (s != BB_OK)
+		return s;
+	if ((s = bb__jexpect_object(&c, root)) != BB_OK ||
+	    (s = bb__jstr(&c, root, "imagePath", 1, &image)) != BB_OK ||
+	    (s = bb__jnum_range(&c, root, "scale", 1, 1e-6, 1e6, &scale)) != BB_OK ||
+	    (s = bb__jarray(&c, root, "SubTexture", 1, &subs)) != BB_OK)
+		goto done;
+	bb__dirname(path, dir, sizeof dir);
+	if (!bb__path_join(png, sizeof png, dir, image)) {
+		s = bb__jfail(&c, "imagePath", "path too long");
+		goto done;
+	}
+	tex = bb__model_find_texture(m, png);
+	if (tex < 0) {
+		bb_error sub;
+
+		s = bb_png_read(png, &page, &sub);
+		if (s != BB_OK) {
+			s = bb_error_set(err, s == BB_ERR_NOMEM ? s : BB_ERR_INPUT, c.file,
+			                 "imagePath", "page \"%s\": %s", image, sub.message);
+			goto done;
+		}
+		tex = bb__model_add_texture(m, png, page);
+		if (tex < 0) {
+			bb_image_free(page);
+			s = bb_error_set(err, BB_ERR_NOMEM, c.file, NULL, "out of memory");
+			goto done;
+		}
+	}
+	page = m->textures[tex];
+	bb__jpath_key(&c.path, "SubTexture");
+	for (i = 0; i < json_array_size(subs); i++) {
+		size_t mark = bb__jpath_index(&c.path, i);
+
+		s = read_region(&c, json_array_get(subs, i), tex, 1 / scale, page, at);
+		if (s != BB_OK)
+			goto done;
+		bb__jpath_pop(&c.path, mark);
+	}
+	s = BB_OK;
+done:
+	json_decref(root);
+	return s;
+}

@@ -1,0 +1,1036 @@
+/* DragonBones animations: bone (4.5/5.0 `frame[].transform`, 5.5
+ * translate/rotate/scale frames), slot display and colour, FFD, IK,
+ * z-order and event timelines, with tweenEasing, sampled `curve`s,
+ * rotation unwrapping and the loop's wrap tween (spec sections 5-11). */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loaders/dragonbones.h"
+
+#define DEG (M_PI / 180)
+
+/* Keys of one JSON frame list, placed on the animation's frame grid. */
+struct keys {
+	size_t n;
+	double *start;         /* frames */
+	double *len;           /* frames to the next key (last: to the end) */
+	json_t *arr;
+};
+
+struct anim_ctx {
+	struct db *d;
+	bb_anim *an;
+	double frames;         /* animation length in frames */
+	double spf;            /* seconds per frame (incl. animation scale) */
+	int loop;
+};
+
+static void keys_free(struct keys *k)
+{
+	free(k->start);
+	free(k->len);
+	memset(k, 0, sizeof *k);
+}
+
+static bb_status key_list(struct anim_ctx *c, json_t *arr, struct keys *k)
+{
+	struct db *d = c->d;
+	double pos = 0, dur;
+	size_t i;
+	bb_status s;
+
+	memset(k, 0, sizeof *k);
+	k->arr = arr;
+	k->n = json_array_size(arr);
+	if (k->n == 0)
+		return BB_OK;
+	k->start = bb__calloc(k->n, sizeof *k->start);
+	k->len = bb__calloc(k->n, sizeof *k->len);
+	if (!k->start || !k->len)
+		return bb__db_nomem(d);
+	for (i = 0; i < k->n; i++) {
+		json_t *jk = json_array_get(arr, i);
+		size_t mark = bb__jpath_index(&d->j.path, i);
+
+		if ((s = bb__jexpect_object(&d->j, jk)) != BB_OK ||
+		    (s = bb__db_num(d, jk, "duration", 1, &dur)) != BB_OK)
+			return s;
+		if (dur < 0 || dur > 1e7)
+			return bb__jfail(&d->j, "duration", "%g frames is out of range", dur);
+		bb__jpath_pop(&d->j.path, mark);
+		k->start[i] = pos > c->frames ? c->frames : pos;
+		/* a zero-length key that is not last still takes a frame slot */
+		pos += i + 1 < k->n ? (dur > 0 ? floor(dur) : 1) : 0;
+	}
+	for (i = 0; i < k->n; i++)
+		k->len[i] = (i + 1 < k->n ? k->start[i + 1] : c->frames) - k->start[i];
+	return BB_OK;
+}
+
+/* ---- easing ------------------------------------------------------------ */
+
+static void curve_point(const double *p, double t, double *x, double *y)
+{
+	double l = 1 - t, a = l * l * l, b = 3 * t * l * l, c = 3 * l * t * t,
+	       dd = t * t * t;
+
+	*x = a * p[0] + b * p[2] + c * p[4] + dd * p[6];
+	*y = a * p[1] + b * p[3] + c * p[5] + dd * p[7];
+}
+
+/* The runtime's _samplingEasingCurve, first/last segment quirk included
+ * (spec 6.3): n samples of curve `cv` (count numbers). */
+static void sample_curve(const double *cv, size_t count, int n, float *out)
+{
+	long step = -2;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		double t = (double)(i + 1) / (n + 1), lo = 0, hi = 1, x = 0, y = 0;
+		double pt[8];
+		int in;
+
+		while ((step + 6 < (long)count ? cv[step + 6] : 1) < t)
+			step += 6;
+		in = step >= 0 && step + 6 < (long)count;
+		pt[0] = in ? cv[step] : 0;
+		pt[1] = in ? cv[step + 1] : 0;
+		pt[2] = cv[step + 2];
+		pt[3] = cv[step + 3];
+		pt[4] = cv[step + 4];
+		pt[5] = cv[step + 5];
+		pt[6] = in ? cv[step + 6] : 1;
+		pt[7] = in ? cv[step + 7] : 1;
+		while (hi - lo > 0.0001) {
+			double mid = (hi + lo) * 0.5;
+
+			curve_point(pt, mid, &x, &y);
+			if (t - x > 0)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		out[i] = (float)(round(y * 10000) / 10000);
+	}
+}
+
+/* Interpolation of key jk lasting len frames (5.5+ rules: curve wins,
+ * absent tweenEasing holds, spec 6.1). */
+static bb_status key_interp(struct anim_ctx *c, json_t *jk, double len,
+                            bb_interp *ip)
+{
+	struct db *d = c->d;
+	json_t *curve = json_object_get(jk, "curve"), *te = json_object_get(jk, "tweenEasing");
+	double e;
+	bb_status s;
+
+	memset(ip, 0, sizeof *ip);
+	ip->kind = BB_INTERP_STEP;
+	if (len <= 0)
+		return BB_OK;
+	if (curve && json_is_array(curve) && json_array_size(curve) >= 4) {
+		size_t count = json_array_size(curve), i;
+		int n = (int)len + 1;
+		double *cv;
+		float *tab;
+
+		if (count % 6 != 4) {
+			bb__model_warn(d->m, "%s: curve with %zu numbers (not the exported "
+			               "form) eased linearly", d->ctx->name, count);
+			ip->kind = BB_INTERP_LINEAR;
+			return BB_OK;
+		}
+		if (n > 100000)
+			n = 100000;
+		cv = bb__calloc(count, sizeof *cv);
+		tab = bb__realloc_array(c->an->tables, (size_t)c->an->ntables + (size_t)n,
+		                        sizeof *tab);
+		if (!cv || !tab) {
+			free(cv);
+			return bb__db_nomem(d);
+		}
+		c->an->tables = tab;
+		for (i = 0; i < count; i++) {
+			json_t *v = json_array_get(curve, i);
+
+			if (!json_is_number(v)) {
+				free(cv);
+				return bb__jfail(&d->j, "curve", "expected numbers");
+			}
+			cv[i] = json_number_value(v);
+		}
+		sample_curve(cv, count, n, tab + c->an->ntables);
+		free(cv);
+		ip->kind = BB_INTERP_TABLE;
+		ip->table = c->an->ntables;
+		ip->ntable = n;
+		c->an->ntables += n;
+		return BB_OK;
+	}
+	if (!te || json_is_null(te) ||
+	    (json_is_string(te) && strcmp(json_string_value(te), "NaN") == 0))
+		return BB_OK;
+	if ((s = bb__db_num(d, jk, "tweenEasing", 0, &e)) != BB_OK)
+		return s;
+	e = round(e * 100) / 100;
+	if (e == 0) {
+		ip->kind = BB_INTERP_LINEAR;
+	} else if (e < 0) {
+		ip->kind = BB_INTERP_QUAD_IN;
+		ip->param = (float)-e;
+	} else if (e <= 1) {
+		ip->kind = BB_INTERP_QUAD_OUT;
+		ip->param = (float)e;
+	} else {
+		ip->kind = BB_INTERP_SINE_IN_OUT;
+		ip->param = (float)(e - 1);
+	}
+	return BB_OK;
+}
+
+/* ---- timelines --------------------------------------------------------- */
+
+/* A timeline over the keys, plus the wrap key to key 0 when the animation
+ * loops and the last key tweens over a non-empty span. */
+static bb_status new_timeline(struct anim_ctx *c, const struct keys *k,
+                              bb_tl_target target, int index, bb_prop prop,
+                              bb_apply apply, int stride, bb_timeline **out)
+{
+	bb_anim *an = c->an;
+	bb_timeline *t = bb__realloc_array(an->timelines, (size_t)an->ntimelines + 1,
+	                                   sizeof *t);
+	size_t n = k->n + 1, i;
+
+	if (!t)
+		return bb__db_nomem(c->d);
+	an->timelines = t;
+	t = &t[an->ntimelines++];
+	memset(t, 0, sizeof *t);
+	t->target = target;
+	t->index = index;
+	t->prop = prop;
+	t->apply = apply;
+	t->stride = stride;
+	t->times = bb__calloc(n, sizeof *t->times);
+	t->values = bb__calloc(n * (size_t)stride, sizeof *t->values);
+	t->interp = bb__calloc(n, sizeof *t->interp);
+	if (!t->times || !t->values || !t->interp)
+		return bb__db_nomem(c->d);
+	t->nkeys = (int)k->n;
+	for (i = 0; i < k->n; i++)
+		t->times[i] = k->start[i] * c->spf;
+	*out = t;
+	return BB_OK;
+}
+
+/* Interpolation of every key; returns whether the last key wraps. */
+static bb_status set_interps(struct anim_ctx *c, const struct keys *k,
+                             bb_timeline *t, int stepped, int *wraps)
+{
+	size_t i;
+	bb_status s;
+
+	*wraps = 0;
+	for (i = 0; i < k->n; i++) {
+		size_t mark = bb__jpath_index(&c->d->j.path, i);
+
+		if (stepped || k->n == 1)
+			t->interp[i].kind = BB_INTERP_STEP;
+		else if ((s = key_interp(c, json_array_get(k->arr, i), k->len[i],
+		                         &t->interp[i])) != BB_OK)
+			return s;
+		bb__jpath_pop(&c->d->j.path, mark);
+	}
+	/* the wrap tween to key 0 (used only while looping) */
+	if (k->n > 1 && k->len[k->n - 1] > 0 &&
+	    t->interp[k->n - 1].kind != BB_INTERP_STEP) {
+		t->times[k->n] = c->frames * c->spf;
+		t->interp[k->n].kind = BB_INTERP_STEP;
+		t->nkeys = (int)k->n + 1;
+		t->wraps = 1;
+		*wraps = 1;
+	} else {
+		t->interp[k->n - 1].kind = BB_INTERP_STEP;
+	}
+	return BB_OK;
+}
+
+/* Drops a timeline whose values all equal `identity` (setup pose). */
+static void drop_if_identity(bb_anim *an, double identity)
+{
+	bb_timeline *t = &an->timelines[an->ntimelines - 1];
+	int i;
+
+	for (i = 0; i < t->nkeys * t->stride; i++)
+		if (t->values[i] != identity)
+			return;
+	free(t->times);
+	free(t->values);
+	free(t->interp);
+	an->ntimelines--;
+}
+
+/* Rotation unwrapping at parse time (spec 7.1): cw of the previous key. */
+static double unwrap(double prev, double raw, double cw)
+{
+	if (cw == 0)
+		return prev + bb__norm_radian(raw - prev);
+	if (cw > 0 ? raw >= prev : raw <= prev)
+		cw -= cw > 0 ? 1 : -1;
+	return raw + 2 * M_PI * cw;
+}
+
+/* One bone property from per-key values v[k]. */
+static bb_status bone_prop(struct anim_ctx *c, const struct keys *k, int bone,
+                           bb_prop prop, const double *v, int angle)
+{
+	bb_apply apply = prop >= BB_PROP_SCALE_X ? BB_APPLY_MUL : BB_APPLY_ADD;
+	bb_timeline *t;
+	size_t i;
+	int wraps;
+	bb_status s;
+
+	if ((s = new_timeline(c, k, BB_TL_BONE, bone, prop, apply, 1, &t)) != BB_OK ||
+	    (s = set_interps(c, k, t, 0, &wraps)) != BB_OK)
+		return s;
+	for (i = 0; i < k->n; i++)
+		t->values[i] = v[i];
+	if (wraps)
+		t->values[k->n] = angle ? v[k->n - 1] + bb__norm_radian(v[0] - v[k->n - 1])
+		                        : v[0];
+	drop_if_identity(c->an, apply == BB_APPLY_MUL ? 1 : 0);
+	return BB_OK;
+}
+
+/* 4.5 / 5.0: bone[].frame[] {transform {x,y,skX,skY,scX,scY}, tweenRotate}. */
+static bb_status bone_frames(struct anim_ctx *c, int bone, json_t *arr)
+{
+	struct db *d = c->d;
+	struct keys k;
+	double *v[6] = { NULL };
+	double cw_prev = 0;
+	size_t i;
+	int p;
+	bb_status s;
+
+	if ((s = key_list(c, arr, &k)) != BB_OK || k.n == 0)
+		goto out;
+	for (p = 0; p < 6; p++)
+		if (!(v[p] = bb__calloc(k.n + 1, sizeof(double)))) {
+			s = bb__db_nomem(d);
+			goto out;
+		}
+	for (i = 0; i < k.n; i++) {
+		json_t *jk = json_array_get(arr, i), *tr = json_object_get(jk, "transform");
+		double skx = 0, sky = 0, cw;
+		size_t mark = bb__jpath_index(&d->j.path, i);
+
+		v[4][i] = v[5][i] = 1;
+		if (tr && !json_is_null(tr)) {
+			bb__jpath_key(&d->j.path, "transform");
+			if ((s = bb__jexpect_object(&d->j, tr)) != BB_OK ||
+			    (s = bb__db_num(d, tr, "x", 0, &v[0][i])) != BB_OK ||
+			    (s = bb__db_num(d, tr, "y", 0, &v[1][i])) != BB_OK ||
+			    (s = bb__db_num(d, tr, "skX", 0, &skx)) != BB_OK ||
+			    (s = bb__db_num(d, tr, "skY", 0, &sky)) != BB_OK ||
+			    (s = bb__db_num(d, tr, "scX", 1, &v[4][i])) != BB_OK ||
+			    (s = bb__db_num(d, tr, "scY", 1, &v[5][i])) != BB_OK)
+				goto out;
+			bb__jpath_pop(&d->j.path, mark);
+			bb__jpath_index(&d->j.path, i);
+		}
+		if ((s = bb__db_num(d, jk, "tweenRotate", 0, &cw)) != BB_OK)
+			goto out;
+		sky = bb__norm_radian(sky * DEG);
+		v[3][i] = bb__norm_radian(skx * DEG) - sky;
+		v[2][i] = i == 0 ? sky : unwrap(v[2][i - 1], sky, cw_prev);
+		cw_prev = cw;
+		bb__jpath_pop(&d->j.path, mark);
+	}
+	for (p = 0; p < 6 && s == BB_OK; p++)
+		s = bone_prop(c, &k, bone, (bb_prop)p, v[p], p == 2 || p == 3);
+out:
+	for (p = 0; p < 6; p++)
+		free(v[p]);
+	keys_free(&k);
+	return s;
+}
+
+/* 5.5: translateFrame {x,y}, rotateFrame {rotate, skew, clockwise},
+ * scaleFrame {x,y}. */
+static bb_status bone_split(struct anim_ctx *c, int bone, json_t *jb)
+{
+	static const char *const lists[3] = { "translateFrame", "rotateFrame",
+	                                      "scaleFrame" };
+	struct db *d = c->d;
+	int l;
+	bb_status s = BB_OK;
+
+	for (l = 0; l < 3 && s == BB_OK; l++) {
+		json_t *arr = json_object_get(jb, lists[l]);
+		struct keys k;
+		double *a = NULL, *b = NULL, cw_prev = 0;
+		size_t i, mark;
+
+		if (!arr)
+			continue;
+		mark = bb__jpath_key(&d->j.path, lists[l]);
+		if (!json_is_array(arr))
+			return bb__jfail(&d->j, NULL, "expected an array");
+		if ((s = key_list(c, arr, &k)) != BB_OK || k.n == 0) {
+			keys_free(&k);
+			continue;
+		}
+		a = bb__calloc(k.n + 1, sizeof *a);
+		b = bb__calloc(k.n + 1, sizeof *b);
+		if (!a || !b)
+			s = bb__db_nomem(d);
+		for (i = 0; i < k.n && s == BB_OK; i++) {
+			json_t *jk = json_array_get(arr, i);
+			size_t m2 = bb__jpath_index(&d->j.path, i);
+			double cw = 0, r;
+
+			if (l == 0) {
+				if ((s = bb__db_num(d, jk, "x", 0, &a[i])) == BB_OK)
+					s = bb__db_num(d, jk, "y", 0, &b[i]);
+			} else if (l == 2) {
+				if ((s = bb__db_num(d, jk, "x", 1, &a[i])) == BB_OK)
+					s = bb__db_num(d, jk, "y", 1, &b[i]);
+			} else if ((s = bb__db_num(d, jk, "rotate", 0, &r)) == BB_OK &&
+			           (s = bb__db_num(d, jk, "skew", 0, &b[i])) == BB_OK &&
+			           (s = bb__db_num(d, jk, "clockwise", 0, &cw)) == BB_OK) {
+				r = bb__norm_radian(r * DEG);
+				a[i] = i == 0 ? r : unwrap(a[i - 1], r, cw_prev);
+				b[i] = bb__norm_radian(b[i] * DEG);
+				cw_prev = cw;
+			}
+			bb__jpath_pop(&d->j.path, m2);
+		}
+		if (s == BB_OK)
+			s = bone_prop(c, &k, bone, l == 0 ? BB_PROP_X : l == 1 ?
+			              BB_PROP_ROTATION : BB_PROP_SCALE_X, a, l == 1);
+		if (s == BB_OK)
+			s = bone_prop(c, &k, bone, l == 0 ? BB_PROP_Y : l == 1 ?
+			              BB_PROP_SKEW : BB_PROP_SCALE_Y, b, l == 1);
+		free(a);
+		free(b);
+		keys_free(&k);
+		bb__jpath_pop(&d->j.path, mark);
+	}
+	return s;
+}
+
+/* ---- events ------------------------------------------------------------- */
+
+static bb_status add_event(struct anim_ctx *c, double time, bb_event_kind kind,
+                           const char *name, const char *data)
+{
+	bb_anim *an = c->an;
+	bb_event *e = bb__realloc_array(an->events, (size_t)an->nevents + 1,
+	                                sizeof *e);
+	int i;
+
+	if (!e)
+		return bb__db_nomem(c->d);
+	an->events = e;
+	/* keep sorted by time, stable */
+	for (i = an->nevents; i > 0 && e[i - 1].time > time; i--)
+		e[i] = e[i - 1];
+	memset(&e[i], 0, sizeof e[i]);
+	e[i].time = time;
+	e[i].kind = kind;
+	an->nevents++;
+	if (!(e[i].name = bb__strdup(name)) || (data && !(e[i].data = bb__strdup(data))))
+		return bb__db_nomem(c->d);
+	return BB_OK;
+}
+
+/* event / sound / action / events[] / actions[] of a key starting at frame. */
+static bb_status key_events(struct anim_ctx *c, json_t *jk, double frame,
+                            const char *where)
+{
+	static const struct { const char *key; bb_event_kind kind; } one[] = {
+		{ "event", BB_EVENT_EVENT }, { "sound", BB_EVENT_SOUND },
+		{ "action", BB_EVENT_ACTION },
+	};
+	double t = frame * c->spf;
+	json_t *list;
+	size_t i, k;
+	bb_status s;
+
+	for (i = 0; i < 3; i++) {
+		const char *v = json_string_value(json_object_get(jk, one[i].key));
+
+		if (v && v[0] && (s = add_event(c, t, one[i].kind, v, where)) != BB_OK)
+			return s;
+	}
+	for (k = 0; k < 2; k++) {
+		list = json_object_get(jk, k ? "actions" : "events");
+		for (i = 0; i < json_array_size(list); i++) {
+			json_t *e = json_array_get(list, i), *type = json_object_get(e, "type");
+			const char *name = json_string_value(json_object_get(e, "name"));
+			bb_event_kind kind = k ? BB_EVENT_ACTION : BB_EVENT_EVENT;
+
+			if (!name)
+				name = json_string_value(json_object_get(e, "gotoAndPlay"));
+			if (!name)
+				continue;
+			if (json_is_number(type))
+				kind = json_number_value(type) == 11 ? BB_EVENT_SOUND :
+				       json_number_value(type) == 10 ? BB_EVENT_EVENT : kind;
+			else if (json_is_string(type))
+				kind = strcmp(json_string_value(type), "sound") == 0 ? BB_EVENT_SOUND :
+				       strcmp(json_string_value(type), "frame") == 0 ? BB_EVENT_EVENT :
+				       kind;
+			if (!where)
+				where = json_string_value(json_object_get(e, "bone"));
+			if ((s = add_event(c, t, kind, name, where)) != BB_OK)
+				return s;
+		}
+	}
+	return BB_OK;
+}
+
+static bb_status frame_events(struct anim_ctx *c, json_t *arr, const char *where)
+{
+	struct keys k;
+	size_t i;
+	bb_status s;
+
+	if ((s = key_list(c, arr, &k)) != BB_OK)
+		goto out;
+	for (i = 0; i < k.n && s == BB_OK; i++)
+		s = key_events(c, json_array_get(arr, i), k.start[i], where);
+out:
+	keys_free(&k);
+	return s;
+}
+
+/* ---- slots --------------------------------------------------------------- */
+
+/* Display index keys (stepped) from `arr`, value key `vkey`. */
+static bb_status slot_display(struct anim_ctx *c, int slot, json_t *arr,
+                              const char *vkey)
+{
+	struct keys k;
+	bb_timeline *t;
+	size_t i;
+	int wraps, differs = 0;
+	bb_status s;
+
+	if ((s = key_list(c, arr, &k)) != BB_OK || k.n == 0)
+		goto out;
+	if ((s = new_timeline(c, &k, BB_TL_SLOT_DISPLAY, slot, BB_PROP_X,
+	                      BB_APPLY_REPLACE, 1, &t)) != BB_OK ||
+	    (s = set_interps(c, &k, t, 1, &wraps)) != BB_OK)
+		goto out;
+	for (i = 0; i < k.n && s == BB_OK; i++) {
+		size_t mark = bb__jpath_index(&c->d->j.path, i);
+		json_t *jk = json_array_get(arr, i);
+
+		s = bb__db_num(c->d, jk, json_object_get(jk, vkey) ? vkey : "displayIndex",
+		               0, &t->values[i]);
+		if (t->values[i] < -1)
+			t->values[i] = -1;
+		t->values[i] = floor(t->values[i]);
+		differs |= t->values[i] != c->d->a->slots[slot].setup_display;
+		bb__jpath_pop(&c->d->j.path, mark);
+	}
+	(void)differs;
+out:
+	keys_free(&k);
+	return s;
+}
+
+/* Colour keys: a key without a colour object means identity (spec 8.3). */
+static bb_status slot_color(struct anim_ctx *c, int slot, json_t *arr,
+                            const char *vkey)
+{
+	struct keys k;
+	bb_timeline *t;
+	size_t i;
+	int wraps;
+	bb_status s;
+
+	if ((s = key_list(c, arr, &k)) != BB_OK || k.n == 0)
+		goto out;
+	if ((s = new_timeline(c, &k, BB_TL_SLOT_COLOR, slot, BB_PROP_X,
+	                      BB_APPLY_REPLACE, 8, &t)) != BB_OK ||
+	    (s = set_interps(c, &k, t, 0, &wraps)) != BB_OK)
+		goto out;
+	for (i = 0; i < k.n + (size_t)wraps && s == BB_OK; i++) {
+		size_t src = i < k.n ? i : 0;
+		json_t *jk = json_array_get(arr, src);
+		json_t *col = json_object_get(jk, vkey);
+		size_t mark = bb__jpath_index(&c->d->j.path, src);
+		bb_color_xform x;
+		double *v = t->values + 8 * i;
+
+		if (!col && strcmp(vkey, "value") == 0)
+			col = json_object_get(jk, "color");
+		bb__jpath_key(&c->d->j.path, col == json_object_get(jk, vkey) ? vkey : "color");
+		s = bb__db_color(c->d, col, &x);
+		v[0] = x.mul.a; v[1] = x.mul.r; v[2] = x.mul.g; v[3] = x.mul.b;
+		v[4] = x.add.a; v[5] = x.add.r; v[6] = x.add.g; v[7] = x.add.b;
+		bb__jpath_pop(&c->d->j.path, mark);
+	}
+out:
+	keys_free(&k);
+	return s;
+}
+
+static bb_status slot_timelines(struct anim_ctx *c, json_t *js)
+{
+	struct db *d = c->d;
+	const char *name;
+	json_t *arr;
+	int slot, has_color = 0;
+	size_t i;
+	bb_status s;
+
+	if ((s = bb__jexpect_object(&d->j, js)) != BB_OK ||
+	    (s = bb__jstr(&d->j, js, "name", 1, &name)) != BB_OK)
+		return s;
+	if ((slot = bb__db_find_slot(d, name)) < 0)
+		return bb__jfail(&d->j, "name", "unknown slot \"%s\"", name);
+	if ((arr = json_object_get(js, "frame")) && json_is_array(arr)) {
+		/* 4.5 / 5.0: displayIndex and color in the same keys */
+		size_t mark = bb__jpath_key(&d->j.path, "frame");
+
+		for (i = 0; i < json_array_size(arr); i++)
+			has_color |= json_object_get(json_array_get(arr, i), "color") != NULL;
+		if ((s = slot_display(c, slot, arr, "displayIndex")) != BB_OK ||
+		    (has_color && (s = slot_color(c, slot, arr, "color")) != BB_OK) ||
+		    (s = frame_events(c, arr, name)) != BB_OK)
+			return s;
+		bb__jpath_pop(&d->j.path, mark);
+	}
+	if ((arr = json_object_get(js, "displayFrame")) && json_is_array(arr)) {
+		size_t mark = bb__jpath_key(&d->j.path, "displayFrame");
+
+		if ((s = slot_display(c, slot, arr, "value")) != BB_OK)
+			return s;
+		bb__jpath_pop(&d->j.path, mark);
+	}
+	if ((arr = json_object_get(js, "colorFrame")) && json_is_array(arr)) {
+		size_t mark = bb__jpath_key(&d->j.path, "colorFrame");
+
+		if ((s = slot_color(c, slot, arr, "value")) != BB_OK)
+			return s;
+		bb__jpath_pop(&d->j.path, mark);
+	}
+	return BB_OK;
+}
+
+/* ---- FFD ------------------------------------------------------------------ */
+
+static bb_status ffd_timeline(struct anim_ctx *c, json_t *jf)
+{
+	struct db *d = c->d;
+	const char *name, *sname, *skin;
+	json_t *arr;
+	const bb_display *ds;
+	const struct db_mesh *dm;
+	struct keys k;
+	bb_timeline *t = NULL;
+	double *delta = NULL;
+	int slot, display, nv, stride, wraps;
+	size_t i, j;
+	bb_status s;
+
+	memset(&k, 0, sizeof k);
+	if ((s = bb__jexpect_object(&d->j, jf)) != BB_OK ||
+	    (s = bb__jstr(&d->j, jf, "name", 1, &name)) != BB_OK ||
+	    (s = bb__jstr(&d->j, jf, "slot", 1, &sname)) != BB_OK ||
+	    (s = bb__jstr(&d->j, jf, "skin", 0, &skin)) != BB_OK ||
+	    (s = bb__jarray(&d->j, jf, "frame", 1, &arr)) != BB_OK)
+		return s;
+	if ((slot = bb__db_find_slot(d, sname)) < 0)
+		return bb__jfail(&d->j, "slot", "unknown slot \"%s\"", sname);
+	display = bb__db_find_mesh(d, skin, slot, name);
+	if (display < 0) {
+		bb__model_warn(d->m, "%s: FFD for \"%s\", which is not a drawn mesh of "
+		               "slot \"%s\"; ignored", d->ctx->name, name, sname);
+		return BB_OK;
+	}
+	ds = &d->a->displays[display];
+	dm = ds->u.mesh.wcount ? bb__db_mesh(d, display) : NULL;
+	nv = ds->u.mesh.nverts;
+	stride = 2 * (ds->u.mesh.wcount ? ds->u.mesh.ninfluences : nv);
+	bb__jpath_key(&d->j.path, "frame");
+	if ((s = key_list(c, arr, &k)) != BB_OK || k.n == 0)
+		goto out;
+	if ((s = new_timeline(c, &k, BB_TL_DEFORM, slot, BB_PROP_X, BB_APPLY_ADD,
+	                      stride, &t)) != BB_OK ||
+	    (s = set_interps(c, &k, t, 0, &wraps)) != BB_OK)
+		goto out;
+	t->display = display;
+	delta = bb__calloc((size_t)nv * 2, sizeof *delta);
+	if (!delta) {
+		s = bb__db_nomem(d);
+		goto out;
+	}
+	for (i = 0; i < k.n; i++) {
+		json_t *jk = json_array_get(arr, i), *vs = json_object_get(jk, "vertices");
+		size_t mark = bb__jpath_index(&d->j.path, i);
+		double off;
+		double *out = t->values + (size_t)stride * i;
+
+		if ((s = bb__db_num(d, jk, "offset", 0, &off)) != BB_OK)
+			goto out;
+		if (vs && !json_is_array(vs)) {
+			s = bb__jfail(&d->j, "vertices", "expected an array");
+			goto out;
+		}
+		if (off < 0 || off != floor(off) || off + json_array_size(vs) > (double)nv * 2) {
+			s = bb__jfail(&d->j, "offset", "offset %g + %zu values overrun the "
+			              "mesh's %d vertices", off, json_array_size(vs), nv);
+			goto out;
+		}
+		memset(delta, 0, (size_t)nv * 2 * sizeof *delta);
+		for (j = 0; j < json_array_size(vs); j++) {
+			json_t *v = json_array_get(vs, j);
+
+			if (!json_is_number(v)) {
+				bb__jpath_key(&d->j.path, "vertices");
+				bb__jpath_index(&d->j.path, j);
+				s = bb__jfail(&d->j, NULL, "expected a number");
+				goto out;
+			}
+			delta[(size_t)off + j] = json_number_value(v);
+		}
+		if (!dm) {
+			memcpy(out, delta, (size_t)stride * sizeof *out);
+		} else {
+			/* into each influencing bone's bind space (spec 9.5) */
+			int w = 0, vtx, n;
+
+			for (vtx = 0; vtx < nv; vtx++)
+				for (n = 0; n < ds->u.mesh.wcount[vtx]; n++, w++) {
+					bb_affine lin = bb_affine_mul(dm->inv_bone_pose[w], dm->slot_pose);
+					double dx = delta[2 * vtx], dy = delta[2 * vtx + 1];
+
+					out[2 * w] = lin.a * dx + lin.c * dy;
+					out[2 * w + 1] = lin.b * dx + lin.d * dy;
+				}
+		}
+		bb__jpath_pop(&d->j.path, mark);
+	}
+	if (wraps)
+		memcpy(t->values + (size_t)stride * k.n, t->values,
+		       (size_t)stride * sizeof *t->values);
+out:
+	free(delta);
+	keys_free(&k);
+	return s;
+}
+
+/* ---- IK and z-order --------------------------------------------------------- */
+
+static bb_status ik_timeline(struct anim_ctx *c, json_t *ji)
+{
+	struct db *d = c->d;
+	const char *name;
+	json_t *arr;
+	struct keys k;
+	bb_timeline *tw, *tb;
+	int ik = -1, i, wraps, wb;
+	size_t j;
+	bb_status s;
+
+	memset(&k, 0, sizeof k);
+	if ((s = bb__jexpect_object(&d->j, ji)) != BB_OK ||
+	    (s = bb__jstr(&d->j, ji, "name", 1, &name)) != BB_OK ||
+	    (s = bb__jarray(&d->j, ji, "frame", 1, &arr)) != BB_OK)
+		return s;
+	for (i = 0; i < d->a->niks; i++)
+		if (strcmp(d->a->iks[i].name, name) == 0)
+			ik = i;
+	if (ik < 0)
+		return bb__jfail(&d->j, "name", "unknown IK constraint \"%s\"", name);
+	bb__jpath_key(&d->j.path, "frame");
+	if ((s = key_list(c, arr, &k)) != BB_OK || k.n == 0)
+		goto out;
+	if ((s = new_timeline(c, &k, BB_TL_IK, ik, BB_PROP_X, BB_APPLY_REPLACE, 1,
+	                      &tw)) != BB_OK ||
+	    (s = set_interps(c, &k, tw, 0, &wraps)) != BB_OK)
+		goto out;
+	for (j = 0; j < k.n && s == BB_OK; j++) {
+		s = bb__db_num(d, json_array_get(arr, j), "weight", 1, &tw->values[j]);
+		tw->values[j] = round(tw->values[j] * 100) / 100;
+	}
+	if (wraps)
+		tw->values[k.n] = tw->values[0];
+	if (s != BB_OK ||
+	    (s = new_timeline(c, &k, BB_TL_IK, ik, BB_PROP_Y, BB_APPLY_REPLACE, 1,
+	                      &tb)) != BB_OK ||
+	    (s = set_interps(c, &k, tb, 1, &wb)) != BB_OK)
+		goto out;
+	for (j = 0; j < k.n && s == BB_OK; j++) {
+		int bend;
+
+		s = bb__db_bool(d, json_array_get(arr, j), "bendPositive", 1, &bend);
+		tb->values[j] = bend;
+	}
+out:
+	keys_free(&k);
+	return s;
+}
+
+/* zOrder [slot, offset, ...] -> slot index per paint position (spec 8.4). */
+static bb_status z_order(struct db *d, json_t *z, double *out)
+{
+	int n = d->a->nslots, orig = 0, un = 0, i;
+	int *unchanged = bb__calloc((size_t)n, sizeof *unchanged);
+	size_t j;
+	bb_status s = BB_OK;
+
+	if (!unchanged)
+		return bb__db_nomem(d);
+	for (i = 0; i < n; i++)
+		out[i] = -1;
+	for (j = 0; j + 1 < json_array_size(z); j += 2) {
+		double slot = json_number_value(json_array_get(z, j));
+		double off = json_number_value(json_array_get(z, j + 1));
+		double pos;
+
+		if (!json_is_number(json_array_get(z, j)) ||
+		    !json_is_number(json_array_get(z, j + 1)) || slot != floor(slot) ||
+		    slot < orig || slot >= n) {
+			s = bb__jfail(&d->j, "zOrder", "entry %zu: slot %g out of range or "
+			              "out of order (%d slots)", j / 2, slot, n);
+			goto out;
+		}
+		while (orig < slot)
+			unchanged[un++] = orig++;
+		pos = orig + off;
+		if (pos < 0 || pos >= n || pos != floor(pos) || out[(int)pos] >= 0) {
+			s = bb__jfail(&d->j, "zOrder", "entry %zu: position %g is out of "
+			              "range or taken", j / 2, pos);
+			goto out;
+		}
+		out[(int)pos] = orig++;
+	}
+	while (orig < n)
+		unchanged[un++] = orig++;
+	for (i = n - 1; i >= 0; i--)
+		if (out[i] < 0) {
+			if (un == 0) {
+				s = bb__jfail(&d->j, "zOrder", "inconsistent offsets");
+				goto out;
+			}
+			out[i] = unchanged[--un];
+		}
+out:
+	free(unchanged);
+	return s;
+}
+
+static bb_status zorder_timeline(struct anim_ctx *c, json_t *jz)
+{
+	struct db *d = c->d;
+	json_t *arr;
+	struct keys k;
+	bb_timeline *t;
+	int wraps, n = d->a->nslots, i;
+	size_t j;
+	bb_status s;
+
+	memset(&k, 0, sizeof k);
+	if (n == 0 || (s = bb__jexpect_object(&d->j, jz)) != BB_OK ||
+	    (s = bb__jarray(&d->j, jz, "frame", 0, &arr)) != BB_OK || !arr)
+		return n == 0 ? BB_OK : s;
+	bb__jpath_key(&d->j.path, "frame");
+	if ((s = key_list(c, arr, &k)) != BB_OK || k.n == 0)
+		goto out;
+	if ((s = new_timeline(c, &k, BB_TL_DRAW_ORDER, 0, BB_PROP_X,
+	                      BB_APPLY_REPLACE, n, &t)) != BB_OK ||
+	    (s = set_interps(c, &k, t, 1, &wraps)) != BB_OK)
+		goto out;
+	for (j = 0; j < k.n && s == BB_OK; j++) {
+		json_t *z = json_object_get(json_array_get(arr, j), "zOrder");
+		double *out = t->values + (size_t)n * j;
+		size_t mark = bb__jpath_index(&d->j.path, j);
+
+		if (z && !json_is_array(z))
+			s = bb__jfail(&d->j, "zOrder", "expected an array");
+		else if (json_array_size(z) > 0)
+			s = z_order(d, z, out);
+		else
+			for (i = 0; i < n; i++)
+				out[i] = i;
+		bb__jpath_pop(&d->j.path, mark);
+	}
+out:
+	keys_free(&k);
+	return s;
+}
+
+/* ---- animations ---------------------------------------------------------------- */
+
+static bb_status bone_timelines(struct anim_ctx *c, json_t *jb)
+{
+	struct db *d = c->d;
+	const char *name;
+	json_t *arr;
+	int bone;
+	bb_status s;
+	double sc, off;
+
+	if ((s = bb__jexpect_object(&d->j, jb)) != BB_OK ||
+	    (s = bb__jstr(&d->j, jb, "name", 1, &name)) != BB_OK ||
+	    (s = bb__db_num(d, jb, "scale", 1, &sc)) != BB_OK ||
+	    (s = bb__db_num(d, jb, "offset", 0, &off)) != BB_OK)
+		return s;
+	if ((bone = bb__db_find_bone(d, name)) < 0)
+		return bb__jfail(&d->j, "name", "unknown bone \"%s\"", name);
+	{
+		int first = c->an->ntimelines, i;
+
+		if ((arr = json_object_get(jb, "frame")) && json_is_array(arr)) {
+			size_t mark = bb__jpath_key(&d->j.path, "frame");
+
+			if ((s = bone_frames(c, bone, arr)) != BB_OK ||
+			    (s = frame_events(c, arr, name)) != BB_OK)
+				return s;
+			bb__jpath_pop(&d->j.path, mark);
+		}
+		if ((s = bone_split(c, bone, jb)) != BB_OK)
+			return s;
+		/* timeline scale/offset (stored x100 and rounded by the runtime) */
+		sc = round(sc * 100) / 100;
+		off = round(off * 100) / 100;
+		for (i = first; i < c->an->ntimelines; i++) {
+			c->an->timelines[i].time_scale = sc > 0 ? sc : 1;
+			c->an->timelines[i].time_offset = off;
+		}
+	}
+	return BB_OK;
+}
+
+/* Runs fn over the objects of array `key` of ja, with the path set. */
+static bb_status each(struct anim_ctx *c, json_t *ja, const char *key,
+                      bb_status (*fn)(struct anim_ctx *, json_t *))
+{
+	struct db *d = c->d;
+	json_t *arr = json_object_get(ja, key);
+	size_t i;
+	bb_status s;
+
+	if (!arr || json_is_null(arr))
+		return BB_OK;
+	if (!json_is_array(arr))
+		return bb__jfail(&d->j, key, "expected an array");
+	for (i = 0; i < json_array_size(arr); i++) {
+		size_t mark = bb__jpath_key(&d->j.path, key);
+
+		bb__jpath_index(&d->j.path, i);
+		if ((s = fn(c, json_array_get(arr, i))) != BB_OK)
+			return s;
+		bb__jpath_pop(&d->j.path, mark);
+	}
+	return BB_OK;
+}
+
+static bb_status load_animation(struct db *d, json_t *ja, bb_anim *an)
+{
+	struct anim_ctx c;
+	const char *name;
+	double frames, play_times, scale;
+	json_t *jz;
+	int i;
+	bb_status s;
+
+	memset(&c, 0, sizeof c);
+	c.d = d;
+	c.an = an;
+	if ((s = bb__jexpect_object(&d->j, ja)) != BB_OK ||
+	    (s = bb__jstr(&d->j, ja, "name", 1, &name)) != BB_OK ||
+	    (s = bb__db_num(d, ja, "duration", 0, &frames)) != BB_OK ||
+	    (s = bb__db_num(d, ja, "playTimes", 1, &play_times)) != BB_OK ||
+	    (s = bb__db_num(d, ja, "scale", 1, &scale)) != BB_OK)
+		return s;
+	for (i = 0; i < d->a->nanims; i++)
+		if (d->a->anims[i].name && strcmp(d->a->anims[i].name, name) == 0)
+			return bb__jfail(&d->j, "name", "duplicate animation name \"%s\"",
+			                 name);
+	if (!(an->name = bb__strdup(name)))
+		return bb__db_nomem(d);
+	if (frames < 0 || frames > 1e7)
+		return bb__jfail(&d->j, "duration", "%g frames is out of range", frames);
+	if (!(scale > 0))
+		scale = 1;
+	c.frames = floor(frames);
+	c.spf = scale / d->fps;
+	c.loop = frames > 0 && play_times != 1;
+	an->duration = c.frames * c.spf;
+	an->loop = c.loop;
+	an->layer = BB_LAYER_BODY;
+	if ((s = each(&c, ja, "bone", bone_timelines)) != BB_OK ||
+	    (s = each(&c, ja, "slot", slot_timelines)) != BB_OK ||
+	    (s = each(&c, ja, "ffd", ffd_timeline)) != BB_OK ||
+	    (s = each(&c, ja, "ik", ik_timeline)) != BB_OK)
+		return s;
+	if ((jz = json_object_get(ja, "zOrder")) && !json_is_null(jz)) {
+		size_t mark = bb__jpath_key(&d->j.path, "zOrder");
+
+		if ((s = zorder_timeline(&c, jz)) != BB_OK)
+			return s;
+		bb__jpath_pop(&d->j.path, mark);
+	}
+	if (json_is_array(json_object_get(ja, "frame"))) {
+		size_t mark = bb__jpath_key(&d->j.path, "frame");
+
+		if ((s = frame_events(&c, json_object_get(ja, "frame"), NULL)) != BB_OK)
+			return s;
+		bb__jpath_pop(&d->j.path, mark);
+	}
+	return BB_OK;
+}
+
+bb_status bb__db_load_animations(struct db *d)
+{
+	json_t *anims, *acts;
+	size_t i, n, keys = 0;
+	int k;
+	bb_status s;
+
+	if ((s = bb__jarray(&d->j, d->ja, "animation", 0, &anims)) != BB_OK)
+		return s;
+	n = json_array_size(anims);
+	d->a->anims = bb__calloc(n, sizeof *d->a->anims);
+	if (!d->a->anims)
+		return bb__db_nomem(d);
+	for (i = 0; i < n; i++) {
+		size_t mark = bb__jpath_key(&d->j.path, "animation");
+
+		bb__jpath_index(&d->j.path, i);
+		s = load_animation(d, json_array_get(anims, i), &d->a->anims[i]);
+		d->a->nanims = (int)i + 1;
+		if (s != BB_OK)
+			return s;
+		for (k = 0; k < d->a->anims[i].ntimelines; k++)
+			keys += (size_t)d->a->anims[i].timelines[k].nkeys;
+		if (keys > (size_t)d->ctx->opts->max_keys)
+			return bb_error_set(d->j.err, BB_ERR_LIMIT, d->ctx->name,
+			                    d->j.path.buf, "more than %d keys",
+			                    d->ctx->opts->max_keys);
+		bb__jpath_pop(&d->j.path, mark);
+	}
+	/* defaultActions: [{gotoAndPlay: name}] picks the default animation */
+	acts = json_object_get(d->ja, "defaultActions");
+	for (i = 0; i < json_array_size(acts); i++) {
+		json_t *a = json_array_get(acts, i);
+		const char *play = json_string_value(json_object_get(a, "gotoAndPlay"));
+
+		if (!play)
+			play = json_string_value(json_object_get(a, "name"));
+		for (k = 0; play && k < d->a->nanims; k++)
+			if (strcmp(d->a->anims[k].name, play) == 0)
+				d->a->default_anim = k;
+	}
+	return BB_OK;
+}

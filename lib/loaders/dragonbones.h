@@ -1,0 +1,76 @@
+/* DragonBones loader internals shared by dragonbones.c (structure) and
+ * dragonbones-anim.c (animations). */
+#ifndef BB_LOADERS_DRAGONBONES_H
+#define BB_LOADERS_DRAGONBONES_H
+
+#include "loaders/atlas.h"
+#include "loaders/json.h"
+#include "loaders/loader.h"
+
+/* One nested-armature display whose animation name is resolved after
+ * every armature has been read. */
+struct db_fixup {
+	int armature, display, child;
+	char *anim;
+};
+
+/* Per-mesh data needed to convert deform keys of weighted meshes. */
+struct db_mesh {
+	int display;           /* model display index */
+	bb_affine slot_pose;
+	bb_affine *inv_bone_pose;  /* per influence: inverse bind matrix */
+};
+
+struct db {
+	bb__jctx j;
+	const bb__load_ctx *ctx;
+	bb_model *m;
+	double version;        /* data version, e.g. 4.5, 5.0, 5.5 */
+	double file_fps;
+	bb__atlas atlas;
+	int have_atlas;
+	json_t *armatures;     /* the file's armature array */
+	/* the armature being read */
+	bb_armature *a;
+	int arm;
+	json_t *ja;
+	double fps;
+	int nfile_bones;
+	int *bone_of_file;     /* file bone index -> model bone */
+	json_t **skin_json;    /* model skin index -> JSON skin */
+	struct db_mesh *meshes;
+	int nmeshes;
+	size_t meshes_cap;
+	struct db_fixup *fixups;
+	int nfixups;
+	size_t fixups_cap;
+};
+
+/* DragonBones' lenient number/boolean rules (spec section 0): absent, null
+ * or "NaN" -> default; numeric strings are read as numbers; anything else
+ * that is not a number is an error naming the field. */
+bb_status bb__db_num(struct db *d, json_t *obj, const char *key, double def,
+                     double *out);
+bb_status bb__db_bool(struct db *d, json_t *obj, const char *key, int def,
+                      int *out);
+bb_status bb__db_nomem(struct db *d);
+int bb__db_find_bone(const struct db *d, const char *name);
+int bb__db_find_slot(const struct db *d, const char *name);
+/* The mesh display named `name` in skin `skin` (NULL: default) of `slot`. */
+int bb__db_find_mesh(const struct db *d, const char *skin, int slot,
+                     const char *name);
+const struct db_mesh *bb__db_mesh(const struct db *d, int display);
+
+/* normalizeRadian: into [-pi, pi). */
+double bb__norm_radian(double a);
+/* A colour transform object {aM..bM percent, aO..bO 0..255} (NULL: identity). */
+bb_status bb__db_color(struct db *d, json_t *c, bb_color_xform *out);
+/* Geometry of a mesh display (dragonbones-mesh.c): vertices, uvs on region
+ * r, triangles, weights with their bind poses. */
+bb_status bb__db_mesh_geometry(struct db *d, json_t *jd, bb_display *ds,
+                               const bb__region *r, int display);
+
+/* Reads armature[i].animation[] into d->a (dragonbones-anim.c). */
+bb_status bb__db_load_animations(struct db *d);
+
+#endif
