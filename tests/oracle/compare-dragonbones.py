@@ -29,7 +29,8 @@ def main():
         by_sample.setdefault(os.path.dirname(f), []).append(f)
     failed = compared = missing = 0
     for sample, oracles in sorted(by_sample.items()):
-        worst = {"t": 0.0, "l": 0.0, "slots": 0}
+        worst = {"t": 0.0, "l": 0.0, "slots": 0, "v": 0.0}
+        before = compared
         for of in oracles:
             o = json.load(open(of))
             meta = o["meta"]
@@ -54,8 +55,11 @@ def main():
                 print(f"FAIL {os.path.basename(of)}: {bad}")
                 failed += 1
         name = os.path.basename(sample)
+        if compared == before:
+            print(f"{name}: corpus file absent, not compared")
+            continue
         print(f"{name}: worst translation error {worst['t']:.3g} px, linear {worst['l']:.3g}, "
-              f"slot mismatches {worst['slots']}")
+              f"slot mismatches {worst['slots']}, vertices {worst['v']:.3g} px")
     if compared == 0:
         print(f"SKIP: the corpus files the oracle refers to are absent ({missing} poses)")
         return 77
@@ -90,7 +94,20 @@ def compare(o, ours, worst):
             worst["slots"] += 1
             if first is None:
                 first = f"frame {fo['i']}: draw order {order_b} != {order_o}"
+        draws = {}
+        for it in fb.get("draw", []):
+            if it["kind"] in ("quad", "mesh") and it["slot"] not in draws:
+                draws[it["slot"]] = it["verts"]
         for s in oslots:
+            ref = s.get("quad") or s.get("verts")
+            if ref and s.get("visible", True) and s["name"] in draws:
+                got = draws[s["name"]]
+                ev = max(abs(x - y) for x, y in zip(got, ref)) if len(got) == len(ref) else 1e9
+                worst["v"] = max(worst["v"], ev)
+                if ev > TOL_T * 10 and first is None:
+                    first = (f"frame {fo['i']} slot {s['name']}: vertices differ by {ev:.4g} px"
+                             f" (ours {[round(v, 2) for v in got[:8]]} runtime "
+                             f"{[round(v, 2) for v in ref[:8]]})")
             b = bslots.get(s["name"])
             if b is None:
                 continue
