@@ -54,10 +54,10 @@ static const char help[] =
 	"Exit codes: 0 every pair within budget, 1 differences beyond budget,\n"
 	"2 usage, 3 bad input (not a valid PNG, or over a size limit), 4 I/O\n"
 	"(a file cannot be read or written), 5 image sizes differ, 6 files\n"
-	"missing or added on one side,\n"
-	"70 internal error.  When a folder run has several outcomes the code is\n"
-	"the first of: 70, 4, 3, 5, 6, 1, 0.  After --update, updated pairs count\n"
-	"as equal: what remains is baseline-only files (6) and errors.\n";
+	"missing or added on one side, 70 internal error.  When a folder run has\n"
+	"several outcomes the code is the first of: 70, 4, 3, 5, 6, 1, 0.  After\n"
+	"--update, updated pairs count as equal: what remains is baseline-only\n"
+	"files (6) and errors.\n";
 
 enum {
 	OPT_AA = 256, OPT_COMPAT, OPT_MAX_PIXELS, OPT_MAX_RATIO, OPT_IGNORE,
