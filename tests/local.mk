@@ -17,7 +17,7 @@ tests_ref_ref_test_SOURCES = tests/ref/ref-test.c
 tests_ref_ref_test_CFLAGS = $(CHECK_TEST_CFLAGS)
 tests_ref_ref_test_LDADD = lib/libbonebake-core.la -lm
 TESTS += tests/ref/ref-test
-EXTRA_DIST += tests/ref
+EXTRA_DIST += tests/ref/images
 CLEANFILES += tests/ref/*.out.png tests/ref/*.diff.png
 
 # Fuzz target (plain replay main unless built for libFuzzer)

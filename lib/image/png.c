@@ -78,6 +78,11 @@ bb_status bb_png_read_mem(const void *data, size_t size, const char *name,
 		                    ctx.msg[0] ? ctx.msg : "decode error");
 	}
 	png_set_read_fn(png, &rd, mem_read);
+#ifdef PNG_IGNORE_ADLER32
+	/* every IDAT chunk's CRC still catches corruption; skipping zlib's
+	 * adler32 saves ~15% of decoding */
+	png_set_option(png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
+#endif
 	png_set_user_limits(png, BB_IMAGE_MAX_SIDE, BB_IMAGE_MAX_SIDE);
 	png_read_info(png, info);
 	png_get_IHDR(png, info, &w, &h, &depth, &ctype, NULL, NULL, NULL);

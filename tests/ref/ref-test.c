@@ -137,7 +137,7 @@ int main(void)
 		bb_error err;
 		bb_status s;
 
-		snprintf(refp, sizeof refp, "%s/tests/ref/%s.ref.png", TOP_SRCDIR, c->name);
+		snprintf(refp, sizeof refp, "%s/tests/ref/images/%s.ref.png", TOP_SRCDIR, c->name);
 		snprintf(outp, sizeof outp, "%s/%s.out.png", outdir, c->name);
 		snprintf(diffp, sizeof diffp, "%s/%s.diff.png", outdir, c->name);
 		if (!render_case(c, &img)) {
