@@ -1,2 +1,4 @@
-lib_libbonebake_core_la_SOURCES += lib/raster/raster.c
+lib_libbonebake_core_la_SOURCES += lib/raster/raster.c \
+	lib/raster/raster.h \
+	lib/raster/raster-texture.c
 bonebakeinclude_HEADERS += lib/include/bonebake/render.h

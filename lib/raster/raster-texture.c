@@ -1,0 +1,300 @@
+/* Textured quads and triangle meshes.
+ *
+ * A quad that is a parallelogram with an identity colour transform is one
+ * antialiased fill with an affinely mapped texture.  Everything else goes
+ * through a layer the size of the item's bounding box:
+ *   - colour: each triangle, grown by a pixel, filled without antialiasing
+ *     (SOURCE), so every pixel under the item's edges has colour;
+ *   - coverage: one antialiased fill of all triangles together, so edges
+ *     shared by two triangles are not edges at all (no seams);
+ *   - the colour transform and per-vertex colours applied to the layer;
+ *   - the layer composited through the coverage with the blend operator.
+ * Textures are sampled bilinearly from the item's own texture rectangle,
+ * edges clamped, so neighbouring atlas regions never bleed in. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "raster/raster.h"
+
+/* The affine taking texture pixels to the space of v (three pairs). */
+static int uv_map(const bb_vec2 *v, const bb_vec2 *uv, int i0, int i1, int i2,
+                  cairo_matrix_t *out)
+{
+	double du1 = uv[i1].x - uv[i0].x, dv1 = uv[i1].y - uv[i0].y;
+	double du2 = uv[i2].x - uv[i0].x, dv2 = uv[i2].y - uv[i0].y;
+	double dx1 = v[i1].x - v[i0].x, dy1 = v[i1].y - v[i0].y;
+	double dx2 = v[i2].x - v[i0].x, dy2 = v[i2].y - v[i0].y;
+	double det = du1 * dv2 - du2 * dv1, a, b, c, d;
+
+	if (fabs(det) < 1e-12)
+		return 0;
+	a = (dx1 * dv2 - dx2 * dv1) / det;
+	c = (dx2 * du1 - dx1 * du2) / det;
+	b = (dy1 * dv2 - dy2 * dv1) / det;
+	d = (dy2 * du1 - dy1 * du2) / det;
+	cairo_matrix_init(out, a, b, c, d, v[i0].x - a * uv[i0].x - c * uv[i0].y,
+	                  v[i0].y - b * uv[i0].x - d * uv[i0].y);
+	return fabs(a * d - b * c) > 1e-12;
+}
+
+static int is_parallelogram(const bb_vec2 *v, const bb_vec2 *uv)
+{
+	return fabs(v[0].x + v[2].x - v[1].x - v[3].x) < 1e-6 &&
+	       fabs(v[0].y + v[2].y - v[1].y - v[3].y) < 1e-6 &&
+	       fabs(uv[0].x + uv[2].x - uv[1].x - uv[3].x) < 1e-6 &&
+	       fabs(uv[0].y + uv[2].y - uv[1].y - uv[3].y) < 1e-6;
+}
+
+/* The texture rectangle the item samples, as a clamped sub-surface;
+ * *ox, *oy receive its origin in texture pixels. */
+static cairo_surface_t *sub_texture(cairo_surface_t *tex, const bb_draw_item *it,
+                                    double *ox, double *oy)
+{
+	double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+	int w = cairo_image_surface_get_width(tex), h = cairo_image_surface_get_height(tex);
+	int k;
+
+	for (k = 0; k < it->nverts; k++) {
+		x0 = fmin(x0, it->uvs[k].x);
+		y0 = fmin(y0, it->uvs[k].y);
+		x1 = fmax(x1, it->uvs[k].x);
+		y1 = fmax(y1, it->uvs[k].y);
+	}
+	x0 = fmax(0, floor(x0 + 1e-6));
+	y0 = fmax(0, floor(y0 + 1e-6));
+	x1 = fmin(w, ceil(x1 - 1e-6));
+	y1 = fmin(h, ceil(y1 - 1e-6));
+	if (!(x1 > x0 && y1 > y0))
+		return NULL;
+	*ox = x0;
+	*oy = y0;
+	return cairo_surface_create_for_rectangle(tex, x0, y0, x1 - x0, y1 - y0);
+}
+
+static cairo_pattern_t *texture_pattern(cairo_surface_t *sub)
+{
+	cairo_pattern_t *pat = cairo_pattern_create_for_surface(sub);
+
+	cairo_pattern_set_filter(pat, CAIRO_FILTER_BILINEAR);
+	cairo_pattern_set_extend(pat, CAIRO_EXTEND_PAD);
+	return pat;
+}
+
+/* Pattern matrix: device (or user) pixel -> sub-texture pixel. */
+static int set_mapping(cairo_pattern_t *pat, const bb_vec2 *v, const bb_vec2 *uv,
+                       const int *tri, double ox, double oy)
+{
+	cairo_matrix_t m, shift;
+
+	if (!uv_map(v, uv, tri[0], tri[1], tri[2], &m))
+		return 0;
+	/* sub-texture pixel -> texture pixel -> space of v */
+	cairo_matrix_init_translate(&shift, ox, oy);
+	cairo_matrix_multiply(&m, &shift, &m);
+	if (cairo_matrix_invert(&m) != CAIRO_STATUS_SUCCESS)
+		return 0;
+	cairo_pattern_set_matrix(pat, &m);
+	return 1;
+}
+
+static void draw_direct(cairo_t *cr, cairo_surface_t *sub, const bb_draw_item *it,
+                        double ox, double oy)
+{
+	static const int tri[3] = { 0, 1, 3 };
+	cairo_pattern_t *pat = texture_pattern(sub);
+	int k;
+
+	if (set_mapping(pat, it->verts, it->uvs, tri, ox, oy)) {
+		cairo_set_source(cr, pat);
+		cairo_move_to(cr, it->verts[0].x, it->verts[0].y);
+		for (k = 1; k < 4; k++)
+			cairo_line_to(cr, it->verts[k].x, it->verts[k].y);
+		cairo_close_path(cr);
+		cairo_fill(cr);
+	}
+	cairo_pattern_destroy(pat);
+}
+
+static double clamp01(double v)
+{
+	return v < 0 ? 0 : v > 1 ? 1 : v;
+}
+
+/* Colour transform on the premultiplied layer (straight colour math). */
+static void recolor(cairo_surface_t *layer, const bb_color_xform *c)
+{
+	unsigned char *data = cairo_image_surface_get_data(layer);
+	int stride = cairo_image_surface_get_stride(layer);
+	int w = cairo_image_surface_get_width(layer);
+	int h = cairo_image_surface_get_height(layer), x, y;
+
+	for (y = 0; y < h; y++) {
+		uint32_t *row = (uint32_t *)(data + (size_t)y * stride);
+
+		for (x = 0; x < w; x++) {
+			uint32_t p = row[x];
+			double a = (p >> 24) / 255.0, r, g, b;
+			unsigned ai;
+
+			if (a <= 0 && c->add.a <= 0) {
+				continue;
+			}
+			r = a > 0 ? ((p >> 16) & 255) / 255.0 / a : 0;
+			g = a > 0 ? ((p >> 8) & 255) / 255.0 / a : 0;
+			b = a > 0 ? (p & 255) / 255.0 / a : 0;
+			r = clamp01(r * c->mul.r + c->add.r);
+			g = clamp01(g * c->mul.g + c->add.g);
+			b = clamp01(b * c->mul.b + c->add.b);
+			a = clamp01(a * c->mul.a + c->add.a);
+			ai = (unsigned)lrint(a * 255);
+			row[x] = (uint32_t)ai << 24 | (uint32_t)lrint(r * a * 255) << 16 |
+			         (uint32_t)lrint(g * a * 255) << 8 | (uint32_t)lrint(b * a * 255);
+		}
+	}
+}
+
+struct layer_box {
+	int x0, y0, w, h;
+};
+
+/* Device-space bounding box of the item, clipped to the target. */
+static int item_box(cairo_t *cr, const bb_draw_item *it, struct layer_box *box)
+{
+	cairo_surface_t *target = cairo_get_target(cr);
+	double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+	int k, tw = cairo_image_surface_get_width(target),
+	    th = cairo_image_surface_get_height(target);
+
+	for (k = 0; k < it->nverts; k++) {
+		double x = it->verts[k].x, y = it->verts[k].y;
+
+		cairo_user_to_device(cr, &x, &y);
+		if (!isfinite(x) || !isfinite(y))
+			return 0;
+		x0 = fmin(x0, x);
+		y0 = fmin(y0, y);
+		x1 = fmax(x1, x);
+		y1 = fmax(y1, y);
+	}
+	x0 = fmax(0, floor(x0) - 2);
+	y0 = fmax(0, floor(y0) - 2);
+	x1 = fmin(tw, ceil(x1) + 2);
+	y1 = fmin(th, ceil(y1) + 2);
+	if (!(x1 > x0 && y1 > y0))
+		return 0;
+	box->x0 = (int)x0;
+	box->y0 = (int)y0;
+	box->w = (int)(x1 - x0);
+	box->h = (int)(y1 - y0);
+	return 1;
+}
+
+static bb_status draw_layered(cairo_t *cr, cairo_surface_t *sub,
+                              const bb_draw_item *it, const int *idx, int nidx,
+                              double ox, double oy, bb_error *err)
+{
+	struct layer_box box;
+	cairo_surface_t *layer, *mask;
+	cairo_t *lc, *mc;
+	cairo_pattern_t *pat;
+	bb_vec2 *dv;
+	int t, k;
+
+	if (!item_box(cr, it, &box))
+		return BB_OK;
+	dv = calloc((size_t)it->nverts, sizeof *dv);
+	if (!dv)
+		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
+	for (k = 0; k < it->nverts; k++) {
+		double x = it->verts[k].x, y = it->verts[k].y;
+
+		cairo_user_to_device(cr, &x, &y);
+		dv[k].x = x - box.x0;
+		dv[k].y = y - box.y0;
+	}
+	layer = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, box.w, box.h);
+	mask = cairo_image_surface_create(CAIRO_FORMAT_A8, box.w, box.h);
+	lc = cairo_create(layer);
+	mc = cairo_create(mask);
+	pat = texture_pattern(sub);
+	cairo_set_antialias(lc, CAIRO_ANTIALIAS_NONE);
+	cairo_set_operator(lc, CAIRO_OPERATOR_SOURCE);
+	cairo_set_fill_rule(mc, CAIRO_FILL_RULE_WINDING);
+	for (t = 0; t + 2 < nidx; t += 3) {
+		const int *tri = idx + t;
+		double cx = (dv[tri[0]].x + dv[tri[1]].x + dv[tri[2]].x) / 3;
+		double cy = (dv[tri[0]].y + dv[tri[1]].y + dv[tri[2]].y) / 3;
+
+		if (!set_mapping(pat, dv, it->uvs, tri, ox, oy))
+			continue;
+		cairo_set_source(lc, pat);
+		for (k = 0; k < 3; k++) {
+			/* grow by a pixel away from the centroid */
+			double ex = dv[tri[k]].x - cx, ey = dv[tri[k]].y - cy;
+			double len = hypot(ex, ey), g = len > 0 ? 1.5 / len : 0;
+
+			if (k == 0)
+				cairo_move_to(lc, dv[tri[k]].x + ex * g, dv[tri[k]].y + ey * g);
+			else
+				cairo_line_to(lc, dv[tri[k]].x + ex * g, dv[tri[k]].y + ey * g);
+			if (k == 0)
+				cairo_move_to(mc, dv[tri[k]].x, dv[tri[k]].y);
+			else
+				cairo_line_to(mc, dv[tri[k]].x, dv[tri[k]].y);
+		}
+		cairo_close_path(lc);
+		cairo_fill(lc);
+		cairo_close_path(mc);
+	}
+	cairo_set_source_rgba(mc, 0, 0, 0, 1);
+	cairo_fill(mc);
+	cairo_pattern_destroy(pat);
+	cairo_destroy(lc);
+	cairo_destroy(mc);
+	free(dv);
+	cairo_surface_flush(layer);
+	if (!bb__color_is_identity(&it->color)) {
+		recolor(layer, &it->color);
+		cairo_surface_mark_dirty(layer);
+	}
+	cairo_save(cr);
+	cairo_identity_matrix(cr);
+	cairo_set_source_surface(cr, layer, box.x0, box.y0);
+	cairo_mask_surface(cr, mask, box.x0, box.y0);
+	cairo_restore(cr);
+	cairo_surface_destroy(layer);
+	cairo_surface_destroy(mask);
+	return BB_OK;
+}
+
+bb_status bb__draw_textured(bb_renderer *r, cairo_t *cr, const bb_draw_item *it,
+                            bb_error *err)
+{
+	static const int quad_idx[6] = { 0, 1, 3, 1, 2, 3 };
+	cairo_surface_t *tex, *sub;
+	double ox = 0, oy = 0;
+	bb_status s = BB_OK;
+
+	if (!it->texture || it->nverts <= 0 ||
+	    (it->kind == BB_DRAW_QUAD && it->nverts != 4))
+		return BB_OK;
+	tex = bb__raster_texture(r, it->texture, it->premultiplied);
+	if (!tex)
+		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL,
+		                    "out of memory for a texture");
+	sub = sub_texture(tex, it, &ox, &oy);
+	if (!sub)
+		return BB_OK;
+	if (it->kind == BB_DRAW_QUAD && !it->vcolors &&
+	    bb__color_is_identity(&it->color) && is_parallelogram(it->verts, it->uvs))
+		draw_direct(cr, sub, it, ox, oy);
+	else if (it->kind == BB_DRAW_QUAD)
+		s = draw_layered(cr, sub, it, quad_idx, 6, ox, oy, err);
+	else
+		s = draw_layered(cr, sub, it, it->indices, it->nindices, ox, oy, err);
+	cairo_surface_destroy(sub);
+	return s;
+}
