@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,27 +14,36 @@ static const char help[] =
 	"usage: bonebake render FILE -o DIR [options]\n"
 	"\n"
 	"Renders animations of FILE to DIR/<anim>/<anim>_0000.png ... and\n"
-	"DIR/<anim>/frames.json (fps, loop, canvas size, origin pixel, and per\n"
-	"frame its file and time).  Frame i samples t = i / fps.  A looping\n"
-	"animation gives round(duration*fps) frames, a non-looping one\n"
-	"floor(duration*fps)+1.  Every frame of an animation has the same canvas\n"
-	"and origin.  Nothing is written unless every animation renders.\n"
+	"DIR/<anim>/frames.json (fps, loop, canvas size, origin pixel, per frame\n"
+	"its file and time, and the events with the frame they fire on).  With\n"
+	"--all and several armatures: DIR/<armature>/<anim>/.  Frame i samples\n"
+	"t = i / fps.  A looping animation gives round(duration*fps) frames, a\n"
+	"non-looping one floor(duration*fps)+1.  Every frame of an animation has\n"
+	"the same canvas and origin.  Nothing is written unless every animation\n"
+	"renders.\n"
 	"\n"
 	"  -o, --output DIR     output folder (created if missing)\n"
 	"  -h, --help           this text\n";
 
+struct job {
+	figure fig;            /* per-armature state (shares the model) */
+	fig_anim plan;
+	char dir[600];         /* folder, relative to the output */
+	char prefix[256];      /* file name prefix */
+};
+
 struct sink_ctx {
 	const outdir *od;
-	char safe[256];
+	const struct job *job;
 };
 
 static int write_frame(long i, const bb_image *img, void *user)
 {
 	struct sink_ctx *c = user;
-	char rel[600], path[5000];
+	char rel[1200], path[6000];
 	bb_error err;
 
-	snprintf(rel, sizeof rel, "%s/%s_%04ld.png", c->safe, c->safe, i);
+	snprintf(rel, sizeof rel, "%s/%s_%04ld.png", c->job->dir, c->job->prefix, i);
 	if (!outdir_path(c->od, rel, path, sizeof path))
 		return EXIT_IO;
 	if (bb_png_write(path, img, &err) != BB_OK)
@@ -41,15 +51,53 @@ static int write_frame(long i, const bb_image *img, void *user)
 	return 0;
 }
 
-static int write_frames_json(const outdir *od, const char *safe,
-                             const figure *f, const fig_opts *o,
-                             const fig_anim *fa)
+/* The frame an event fires on: the first sample at or after its time. */
+static long event_frame(const fig_anim *fa, double time)
 {
-	char rel[600], path[5000], tmp[5100];
+	long f = (long)ceil(time * fa->fps - 1e-9);
+
+	if (f < 0)
+		f = 0;
+	if (fa->info.loop && fa->frames > 0)
+		f %= fa->frames;
+	else if (f >= fa->frames)
+		f = fa->frames - 1;
+	return f;
+}
+
+static void write_events(FILE *out, const struct job *j)
+{
+	const figure *f = &j->fig;
+	int n = bb_model_event_count(f->model, f->armature, j->plan.anim), i;
+
+	fprintf(out, "  \"events\": [");
+	for (i = 0; i < n; i++) {
+		bb_event_info e;
+
+		bb_model_event(f->model, f->armature, j->plan.anim, i, &e);
+		fprintf(out, "%s\n    { \"name\": ", i ? "," : "");
+		cli_json_string(out, e.name);
+		fprintf(out, ", \"kind\": \"%s\", \"time\": %.17g, \"frame\": %ld", e.kind,
+		        e.time, event_frame(&j->plan, e.time));
+		if (e.data) {
+			fprintf(out, ", \"data\": ");
+			cli_json_string(out, e.data);
+		}
+		fprintf(out, " }");
+	}
+	fprintf(out, "%s],\n", n ? "\n  " : "");
+}
+
+static int write_frames_json(const outdir *od, const struct job *j,
+                             const fig_opts *o)
+{
+	const fig_anim *fa = &j->plan;
+	char rel[1200], path[6000], tmp[6100];
+	bb_armature_info ai;
 	FILE *out;
 	long i;
 
-	snprintf(rel, sizeof rel, "%s/frames.json", safe);
+	snprintf(rel, sizeof rel, "%s/frames.json", j->dir);
 	outdir_path(od, rel, path, sizeof path);
 	snprintf(tmp, sizeof tmp, "%s.tmp", path);
 	out = fopen(tmp, "w");
@@ -57,15 +105,11 @@ static int write_frames_json(const outdir *od, const char *safe,
 		fprintf(stderr, "bonebake: %s: %s\n", path, strerror(errno));
 		return EXIT_IO;
 	}
+	bb_model_armature_info(j->fig.model, j->fig.armature, &ai);
 	fprintf(out, "{\n  \"animation\": ");
 	cli_json_string(out, fa->info.name);
 	fprintf(out, ",\n  \"armature\": ");
-	{
-		bb_armature_info ai;
-
-		bb_model_armature_info(f->model, f->armature, &ai);
-		cli_json_string(out, ai.name ? ai.name : "");
-	}
+	cli_json_string(out, ai.name ? ai.name : "");
 	fprintf(out, ",\n  \"fps\": %.17g,\n  \"loop\": %s,\n  \"duration\": %.17g,\n",
 	        fa->fps, fa->info.loop ? "true" : "false", fa->info.duration);
 	fprintf(out, "  \"scale\": %.17g,\n", o->scale);
@@ -83,11 +127,12 @@ static int write_frames_json(const outdir *od, const char *safe,
 		cli_json_string(out, o->face);
 		fprintf(out, ", \"start\": %.17g },\n", o->face_at);
 	}
+	write_events(out, j);
 	fprintf(out, "  \"frames\": [\n");
 	for (i = 0; i < fa->frames; i++) {
 		char file[600];
 
-		snprintf(file, sizeof file, "%s_%04ld.png", safe, i);
+		snprintf(file, sizeof file, "%s_%04ld.png", j->prefix, i);
 		fprintf(out, "    { \"file\": ");
 		cli_json_string(out, file);
 		fprintf(out, ", \"time\": %.17g }%s\n", fig_frame_time(fa, i),
@@ -101,6 +146,56 @@ static int write_frames_json(const outdir *od, const char *safe,
 	return 0;
 }
 
+/* Every (armature, animation) to render, planned before anything is
+ * written.  Returns an exit code. */
+static int plan_jobs(figure *base, const fig_opts *o, const char *path,
+                     struct job **out, int *njobs)
+{
+	int narm = o->all ? bb_model_armature_count(base->model) : 1;
+	int a, i, k, n = 0, cap = 0, rc = 0;
+	struct job *jobs = NULL;
+
+	for (a = 0; a < narm && rc == 0; a++) {
+		figure f = *base;
+		bb_armature_info ai;
+		char armdir[256];
+
+		if (o->all && (rc = figure_select(&f, o, a, path)) != 0)
+			break;
+		bb_model_armature_info(f.model, f.armature, &ai);
+		fig_safe_name(ai.name, armdir, sizeof armdir);
+		for (i = 0; i < f.nanims && rc == 0; i++) {
+			struct job *j;
+
+			if (n == cap) {
+				struct job *nj = realloc(jobs, (size_t)(cap = cap ? 2 * cap : 16) *
+				                                sizeof *jobs);
+				if (!nj) {
+					rc = EXIT_INTERNAL;
+					break;
+				}
+				jobs = nj;
+			}
+			j = &jobs[n++];
+			j->fig = f;
+			if ((rc = figure_plan(&f, o, f.anims[i], &j->plan)) != 0)
+				break;
+			fig_safe_name(j->plan.info.name, j->prefix, sizeof j->prefix);
+			if (narm > 1)
+				snprintf(j->dir, sizeof j->dir, "%s/%s", armdir, j->prefix);
+			else
+				snprintf(j->dir, sizeof j->dir, "%s", j->prefix);
+			for (k = 0; k < n - 1; k++)
+				if (strcmp(jobs[k].dir, j->dir) == 0)
+					rc = cli_usage_error("render", "two animations would both "
+					                     "write %s/ (named twice?)", j->dir);
+		}
+	}
+	*out = jobs;
+	*njobs = n;
+	return rc;
+}
+
 int cmd_render(int argc, char **argv)
 {
 	static const struct option own[] = {
@@ -111,11 +206,10 @@ int cmd_render(int argc, char **argv)
 	struct option opts[64];
 	fig_opts fo;
 	figure fig;
-	fig_anim *plans = NULL;
+	struct job *jobs = NULL;
 	const char *outpath = NULL;
 	outdir od;
-	long total = 0;
-	int c, rc, i, k;
+	int c, rc, i, njobs = 0;
 
 	fig_opts_init(&fo);
 	fig_merge_options(own, opts, 64);
@@ -127,65 +221,51 @@ int cmd_render(int argc, char **argv)
 			fputs(fig_help, stdout);
 			return EXIT_OK;
 		} else if ((rc = fig_parse(&fo, c, optarg, "render")) != 1) {
-			return rc < 0 ? EXIT_USAGE
-			              : cli_bad_option("render", argv);
+			return rc < 0 ? EXIT_USAGE : cli_bad_option("render", argv);
 		}
 	}
 	if (optind + 1 != argc)
 		return cli_usage_error("render", "expected one input FILE");
 	if (!outpath)
 		return cli_usage_error("render", "missing -o DIR");
-	if ((rc = figure_load(&fig, &fo, argv[optind], "render")) != 0) {
-		figure_free(&fig);
-		return rc;
-	}
-	plans = calloc((size_t)fig.nanims + 1, sizeof *plans);
-	if (!plans) {
-		figure_free(&fig);
-		return EXIT_INTERNAL;
-	}
-	/* plan everything before writing anything */
-	for (i = 0; i < fig.nanims; i++) {
-		if ((rc = figure_plan(&fig, &fo, fig.anims[i], &plans[i])) != 0)
-			goto out;
-		total += plans[i].frames;
-		for (k = 0; k < i; k++)
-			if (fig.anims[k] == fig.anims[i]) {
-				rc = cli_usage_error("render", "animation \"%s\" named twice",
-				                     plans[i].info.name);
-				goto out;
-			}
-	}
+	if ((rc = figure_load(&fig, &fo, argv[optind], "render")) != 0 ||
+	    (rc = plan_jobs(&fig, &fo, argv[optind], &jobs, &njobs)) != 0)
+		goto out;
 	if ((rc = outdir_open(&od, outpath)) != 0)
 		goto out;
-	for (i = 0; i < fig.nanims && rc == 0; i++) {
-		struct sink_ctx sc;
+	for (i = 0; i < njobs && rc == 0; i++) {
+		struct sink_ctx sc = { &od, &jobs[i] };
+		char *slash = strchr(jobs[i].dir, '/');
 
-		sc.od = &od;
-		fig_safe_name(plans[i].info.name, sc.safe, sizeof sc.safe);
-		rc = outdir_mkdir(&od, sc.safe);
+		if (slash) {   /* the armature's folder, once */
+			char arm[600];
+			int k, seen = 0;
+
+			snprintf(arm, sizeof arm, "%.*s", (int)(slash - jobs[i].dir), jobs[i].dir);
+			for (k = 0; k < i; k++)
+				seen |= strncmp(jobs[k].dir, arm, strlen(arm)) == 0 &&
+				        jobs[k].dir[strlen(arm)] == '/';
+			if (!seen)
+				rc = outdir_mkdir(&od, arm);
+		}
 		if (rc == 0)
-			rc = figure_render(&fig, &fo, &plans[i], write_frame, &sc);
+			rc = outdir_mkdir(&od, jobs[i].dir);
 		if (rc == 0)
-			rc = write_frames_json(&od, sc.safe, &fig, &fo, &plans[i]);
+			rc = figure_render(&jobs[i].fig, &fo, &jobs[i].plan, write_frame, &sc);
+		if (rc == 0)
+			rc = write_frames_json(&od, &jobs[i], &fo);
 	}
 	if (rc == 0)
 		rc = outdir_commit(&od);
 	else
 		outdir_abort(&od);
-	if (rc == 0 && !fo.quiet)
-		for (i = 0; i < fig.nanims; i++) {
-			char safe[256];
-
-			fig_safe_name(plans[i].info.name, safe, sizeof safe);
-			printf("%s: %ld frames, %dx%d, origin %g,%g -> %s/%s/\n",
-			       plans[i].info.name, plans[i].frames, plans[i].width,
-			       plans[i].height, plans[i].view.origin_x,
-			       plans[i].view.origin_y, outpath, safe);
-		}
-	(void)total;
+	for (i = 0; rc == 0 && !fo.quiet && i < njobs; i++)
+		printf("%s: %ld frames, %dx%d, origin %g,%g -> %s/%s/\n",
+		       jobs[i].plan.info.name, jobs[i].plan.frames, jobs[i].plan.width,
+		       jobs[i].plan.height, jobs[i].plan.view.origin_x,
+		       jobs[i].plan.view.origin_y, outpath, jobs[i].dir);
 out:
-	free(plans);
+	free(jobs);
 	figure_free(&fig);
 	return rc;
 }

@@ -267,29 +267,15 @@ static int resolve_sets(figure *f, const fig_opts *o, const char *path)
 	return 0;
 }
 
-int figure_load(figure *f, const fig_opts *o, const char *path, const char *cmd)
+int figure_select(figure *f, const fig_opts *o, int armature, const char *path)
 {
-	bb_load_options lo = { 0 };
 	bb_armature_info ai;
-	bb_error err;
-	bb_status s;
-	int i, rc;
+	int i, rc, n;
 
-	memset(f, 0, sizeof *f);
+	f->armature = armature;
 	f->overlay_anim = f->face_anim = f->mask = -1;
-	lo.atlas_path = o->atlas;
-	s = bb_model_load(path, &lo, &f->model, &err);
-	if (s != BB_OK)
-		return cli_fail(&err);
-	f->armature = bb_model_default_armature(f->model);
-	if (o->armature) {
-		f->armature = bb_model_find_armature(f->model, o->armature);
-		if (f->armature < 0) {
-			fprintf(stderr, "bonebake: %s: unknown armature \"%s\"\n", path,
-			        o->armature);
-			return EXIT_USAGE;
-		}
-	}
+	f->nanims = 0;
+	memset(&f->eval, 0, sizeof f->eval);
 	bb_model_armature_info(f->model, f->armature, &ai);
 	f->fps = o->fps > 0 ? o->fps : ai.fps > 0 ? ai.fps : 30;
 	f->eval.flip = o->flip;
@@ -316,17 +302,54 @@ int figure_load(figure *f, const fig_opts *o, const char *path, const char *cmd)
 	}
 	if (o->face && (rc = find_anim(f, path, o->face, &f->face_anim)) != 0)
 		return rc;
-	for (i = 0; i < o->nanims; i++)
+	for (i = 0; i < o->nanims && !o->all; i++)
 		if ((rc = find_anim(f, path, o->anims[i], &f->anims[f->nanims++])) != 0)
 			return rc;
-	if (o->nanims == 0) {
-		int n = bb_model_anim_count(f->model, f->armature);
-
+	if (o->nanims == 0 || o->all) {
+		n = bb_model_anim_count(f->model, f->armature);
 		for (i = 0; i < n && i < FIG_MAX_ANIMS; i++)
 			f->anims[f->nanims++] = i;
 	}
-	(void)cmd;
 	return 0;
+}
+
+int figure_load(figure *f, const fig_opts *o, const char *path, const char *cmd)
+{
+	bb_load_options lo = { 0 };
+	bb_error err;
+	bb_status s;
+	int i, armature;
+
+	memset(f, 0, sizeof *f);
+	f->overlay_anim = f->face_anim = f->mask = -1;
+	lo.atlas_path = o->atlas;
+	s = bb_model_load(path, &lo, &f->model, &err);
+	if (s != BB_OK)
+		return cli_fail(&err);
+	for (i = 0; i < bb_model_warning_count(f->model); i++)
+		cli_warn("%s", bb_model_warning(f->model, i));
+	armature = bb_model_default_armature(f->model);
+	if (o->armature) {
+		armature = bb_model_find_armature(f->model, o->armature);
+		if (armature < 0) {
+			char names[512];
+			size_t n = 0;
+
+			names[0] = '\0';
+			for (i = 0; i < bb_model_armature_count(f->model) && n + 4 < sizeof names; i++) {
+				bb_armature_info ai;
+
+				bb_model_armature_info(f->model, i, &ai);
+				n += (size_t)snprintf(names + n, sizeof names - n, "%s%s",
+				                      i ? ", " : "", ai.name);
+			}
+			fprintf(stderr, "bonebake: %s: unknown armature \"%s\" (the file "
+			        "has: %s)\n", path, o->armature, names);
+			return EXIT_USAGE;
+		}
+	}
+	(void)cmd;
+	return figure_select(f, o, armature, path);
 }
 
 void figure_free(figure *f)

@@ -63,9 +63,13 @@ typedef struct figure {
 	int nanims;
 } figure;
 
-/* Loads `path` and resolves every name in o.  Prints the error and returns
+/* Loads `path` (printing the model's warnings once) and resolves every
+ * name in o for the chosen armature.  Prints the error and returns
  * an exit code on failure (0 on success). */
 int figure_load(figure *f, const fig_opts *o, const char *path, const char *cmd);
+/* Resolves every armature-dependent option for armature `armature` of the
+ * already loaded f->model.  Returns an exit code (0 on success). */
+int figure_select(figure *f, const fig_opts *o, int armature, const char *path);
 void figure_free(figure *f);
 
 /* Tracks for rendering main animation `anim`; returns their count. */
