@@ -25,16 +25,9 @@ static const char help[] =
 	"  -o, --output DIR     output folder (created if missing)\n"
 	"  -h, --help           this text\n";
 
-struct job {
-	figure fig;            /* per-armature state (shares the model) */
-	fig_anim plan;
-	char dir[600];         /* folder, relative to the output */
-	char prefix[256];      /* file name prefix */
-};
-
 struct sink_ctx {
 	const outdir *od;
-	const struct job *job;
+	const fig_job *job;
 };
 
 static int write_frame(long i, const bb_image *img, void *user)
@@ -65,7 +58,7 @@ static long event_frame(const fig_anim *fa, double time)
 	return f;
 }
 
-static void write_events(FILE *out, const struct job *j)
+static void write_events(FILE *out, const fig_job *j)
 {
 	const figure *f = &j->fig;
 	int n = bb_model_event_count(f->model, f->armature, j->plan.anim), i;
@@ -88,7 +81,7 @@ static void write_events(FILE *out, const struct job *j)
 	fprintf(out, "%s],\n", n ? "\n  " : "");
 }
 
-static int write_frames_json(const outdir *od, const struct job *j,
+static int write_frames_json(const outdir *od, const fig_job *j,
                              const fig_opts *o)
 {
 	const fig_anim *fa = &j->plan;
@@ -146,56 +139,6 @@ static int write_frames_json(const outdir *od, const struct job *j,
 	return 0;
 }
 
-/* Every (armature, animation) to render, planned before anything is
- * written.  Returns an exit code. */
-static int plan_jobs(figure *base, const fig_opts *o, const char *path,
-                     struct job **out, int *njobs)
-{
-	int narm = o->all ? bb_model_armature_count(base->model) : 1;
-	int a, i, k, n = 0, cap = 0, rc = 0;
-	struct job *jobs = NULL;
-
-	for (a = 0; a < narm && rc == 0; a++) {
-		figure f = *base;
-		bb_armature_info ai;
-		char armdir[256];
-
-		if (o->all && (rc = figure_select(&f, o, a, path)) != 0)
-			break;
-		bb_model_armature_info(f.model, f.armature, &ai);
-		fig_safe_name(ai.name, armdir, sizeof armdir);
-		for (i = 0; i < f.nanims && rc == 0; i++) {
-			struct job *j;
-
-			if (n == cap) {
-				struct job *nj = realloc(jobs, (size_t)(cap = cap ? 2 * cap : 16) *
-				                                sizeof *jobs);
-				if (!nj) {
-					rc = EXIT_INTERNAL;
-					break;
-				}
-				jobs = nj;
-			}
-			j = &jobs[n++];
-			j->fig = f;
-			if ((rc = figure_plan(&f, o, f.anims[i], &j->plan)) != 0)
-				break;
-			fig_safe_name(j->plan.info.name, j->prefix, sizeof j->prefix);
-			if (narm > 1)
-				snprintf(j->dir, sizeof j->dir, "%s/%s", armdir, j->prefix);
-			else
-				snprintf(j->dir, sizeof j->dir, "%s", j->prefix);
-			for (k = 0; k < n - 1; k++)
-				if (strcmp(jobs[k].dir, j->dir) == 0)
-					rc = cli_usage_error("render", "two animations would both "
-					                     "write %s/ (named twice?)", j->dir);
-		}
-	}
-	*out = jobs;
-	*njobs = n;
-	return rc;
-}
-
 int cmd_render(int argc, char **argv)
 {
 	static const struct option own[] = {
@@ -206,7 +149,7 @@ int cmd_render(int argc, char **argv)
 	struct option opts[64];
 	fig_opts fo;
 	figure fig;
-	struct job *jobs = NULL;
+	fig_job *jobs = NULL;
 	const char *outpath = NULL;
 	outdir od;
 	int c, rc, i, njobs = 0;
@@ -229,7 +172,7 @@ int cmd_render(int argc, char **argv)
 	if (!outpath)
 		return cli_usage_error("render", "missing -o DIR");
 	if ((rc = figure_load(&fig, &fo, argv[optind], "render")) != 0 ||
-	    (rc = plan_jobs(&fig, &fo, argv[optind], &jobs, &njobs)) != 0)
+	    (rc = figure_plan_jobs(&fig, &fo, argv[optind], &jobs, &njobs)) != 0)
 		goto out;
 	if ((rc = outdir_open(&od, outpath)) != 0)
 		goto out;

@@ -578,3 +578,51 @@ void fig_safe_name(const char *name, char *buf, size_t size)
 	if (strcmp(buf, ".") == 0 || strcmp(buf, "..") == 0)
 		buf[0] = '_';
 }
+
+int figure_plan_jobs(figure *base, const fig_opts *o, const char *path,
+                     fig_job **out, int *njobs)
+{
+	int narm = o->all ? bb_model_armature_count(base->model) : 1;
+	int a, i, k, n = 0, cap = 0, rc = 0;
+	fig_job *jobs = NULL;
+
+	for (a = 0; a < narm && rc == 0; a++) {
+		figure f = *base;
+		bb_armature_info ai;
+		char armdir[256];
+
+		if (o->all && (rc = figure_select(&f, o, a, path)) != 0)
+			break;
+		bb_model_armature_info(f.model, f.armature, &ai);
+		fig_safe_name(ai.name, armdir, sizeof armdir);
+		for (i = 0; i < f.nanims && rc == 0; i++) {
+			fig_job *j;
+
+			if (n == cap) {
+				fig_job *nj = realloc(jobs, (size_t)(cap = cap ? 2 * cap : 16) *
+				                            sizeof *jobs);
+				if (!nj) {
+					rc = EXIT_INTERNAL;
+					break;
+				}
+				jobs = nj;
+			}
+			j = &jobs[n++];
+			j->fig = f;
+			if ((rc = figure_plan(&f, o, f.anims[i], &j->plan)) != 0)
+				break;
+			fig_safe_name(j->plan.info.name, j->prefix, sizeof j->prefix);
+			if (narm > 1)
+				snprintf(j->dir, sizeof j->dir, "%s/%s", armdir, j->prefix);
+			else
+				snprintf(j->dir, sizeof j->dir, "%s", j->prefix);
+			for (k = 0; k < n - 1; k++)
+				if (strcmp(jobs[k].dir, j->dir) == 0)
+					rc = cli_usage_error("render", "two animations would both "
+					                     "be named %s (named twice?)", j->dir);
+		}
+	}
+	*out = jobs;
+	*njobs = n;
+	return rc;
+}

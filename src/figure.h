@@ -96,6 +96,20 @@ typedef int (*fig_sink)(long frame, const bb_image *img, void *user);
 int figure_render(const figure *f, const fig_opts *o, const fig_anim *fa,
                   fig_sink sink, void *user);
 
+/* One (armature, animation) of a run, planned before anything is written. */
+typedef struct fig_job {
+	figure fig;            /* per-armature state (shares the model) */
+	fig_anim plan;
+	char dir[600];         /* "<anim>", or "<armature>/<anim>" with --all
+	                          over several armatures */
+	char prefix[256];      /* file-system safe animation name */
+} fig_job;
+
+/* Plans every chosen animation of every chosen armature (--all: all of
+ * them) into a new array (free it).  Returns an exit code. */
+int figure_plan_jobs(figure *base, const fig_opts *o, const char *path,
+                     fig_job **out, int *njobs);
+
 /* Time of frame i (derived from the integer index, never accumulated). */
 double fig_frame_time(const fig_anim *fa, long i);
 

@@ -19,7 +19,7 @@ static const struct command commands[] = {
 	{ "pose", cmd_pose, "print bone world matrices and draw lists as JSON" },
 	{ "diff", cmd_diff, "compare PNG files or folders (regression diffs)" },
 	{ "pack", cmd_pack, "pack PNG files into sprite sheets with metadata" },
-	/* { "sheet", cmd_sheet, "render animations and pack them into sheets" }, */
+	{ "sheet", cmd_sheet, "render animations and pack them into sheets" },
 };
 
 static void usage(FILE *f)

@@ -36,3 +36,5 @@ EXTRA_DIST += tests/include-rules.sh
 # Official-runtime poses (skip without ../shared)
 TESTS += tests/oracle/dragonbones.sh
 EXTRA_DIST += tests/oracle/dragonbones.sh tests/oracle/compare-dragonbones.py
+TESTS += tests/cli/sheet.sh
+EXTRA_DIST += tests/cli/sheet.sh

@@ -1,0 +1,194 @@
+/* bonebake sheet FILE -o DIR: render animations and pack them into sprite
+ * sheets with metadata, without writing loose frames. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "figure.h"
+#include "pack-options.h"
+
+static const char help[] =
+	"usage: bonebake sheet FILE -o DIR [render options] [pack options]\n"
+	"\n"
+	"Renders the chosen animations (as `bonebake render` would, same canvas\n"
+	"and origin per animation) and packs every frame into sprite-sheet pages\n"
+	"with the metadata engines import.  Frames are named <anim>_0000 ...\n"
+	"(<armature>/<anim>_0000 with --all over several armatures), in playback\n"
+	"order; each frame's pivot is the figure origin; animations carry their\n"
+	"fps, loop flag and events where the format has a place for them.\n"
+	"\n"
+	"  -o, --output DIR     output folder (created if missing)\n"
+	"  -h, --help           this text\n";
+
+struct frames {
+	bb_image **img;        /* one per frame of the job */
+};
+
+static int keep_frame(long i, const bb_image *img, void *user)
+{
+	struct frames *f = user;
+
+	f->img[i] = bb_image_dup(img);
+	return f->img[i] ? 0 : EXIT_INTERNAL;
+}
+
+struct sheet_run {
+	fig_job *jobs;
+	int njobs;
+	struct frames *frames;
+	bb_pack_input *in;
+	bb_pack_anim *anims;
+	bb_pack_event **events;
+	char **names;
+	size_t nin;
+};
+
+static void run_free(struct sheet_run *r)
+{
+	int j;
+	long i;
+	size_t k;
+
+	for (j = 0; r->frames && j < r->njobs; j++) {
+		for (i = 0; r->frames[j].img && i < r->jobs[j].plan.frames; i++)
+			bb_image_free(r->frames[j].img[i]);
+		free(r->frames[j].img);
+	}
+	for (j = 0; r->events && j < r->njobs; j++)
+		free(r->events[j]);
+	for (k = 0; r->names && k < r->nin; k++)
+		free(r->names[k]);
+	free(r->frames);
+	free(r->events);
+	free(r->names);
+	free(r->in);
+	free(r->anims);
+	free(r->jobs);
+}
+
+/* Pack inputs and animations from the rendered frames. */
+static int describe(struct sheet_run *r)
+{
+	size_t total = 0, k = 0;
+	int j, e;
+	long i;
+
+	for (j = 0; j < r->njobs; j++)
+		total += (size_t)r->jobs[j].plan.frames;
+	r->in = calloc(total ? total : 1, sizeof *r->in);
+	r->names = calloc(total ? total : 1, sizeof *r->names);
+	r->anims = calloc((size_t)r->njobs, sizeof *r->anims);
+	r->events = calloc((size_t)r->njobs, sizeof *r->events);
+	if (!r->in || !r->names || !r->anims || !r->events)
+		return EXIT_INTERNAL;
+	for (j = 0; j < r->njobs; j++) {
+		const fig_job *jb = &r->jobs[j];
+		int nev = bb_model_event_count(jb->fig.model, jb->fig.armature, jb->plan.anim);
+
+		r->anims[j].name = jb->dir;
+		r->anims[j].fps = jb->plan.fps;
+		r->anims[j].loop = jb->plan.info.loop;
+		r->events[j] = calloc((size_t)nev + 1, sizeof **r->events);
+		if (!r->events[j])
+			return EXIT_INTERNAL;
+		for (e = 0; e < nev; e++) {
+			bb_event_info ev;
+
+			bb_model_event(jb->fig.model, jb->fig.armature, jb->plan.anim, e, &ev);
+			r->events[j][e].time = ev.time;
+			r->events[j][e].name = ev.name;
+		}
+		r->anims[j].events = r->events[j];
+		r->anims[j].n_events = (size_t)nev;
+		for (i = 0; i < jb->plan.frames; i++, k++) {
+			char name[1200];
+
+			snprintf(name, sizeof name, "%s_%04ld", jb->dir, i);
+			if (!(r->names[k] = strdup(name)))
+				return EXIT_INTERNAL;
+			r->nin = k + 1;
+			r->in[k].image = r->frames[j].img[i];
+			r->in[k].name = r->names[k];
+			r->in[k].anim = j;
+			r->in[k].index = (int)i;
+			r->in[k].duration = 1 / jb->plan.fps;
+			r->in[k].pivot_x = jb->plan.view.origin_x;
+			r->in[k].pivot_y = jb->plan.view.origin_y;
+			r->in[k].has_pivot = 1;
+		}
+	}
+	return 0;
+}
+
+int cmd_sheet(int argc, char **argv)
+{
+	static const struct option own[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct option opts[96];
+	struct sheet_run run;
+	fig_opts fo;
+	pack_opts po;
+	figure fig;
+	bb_sheet *sheet = NULL;
+	const char *outpath = NULL;
+	bb_error err;
+	int c, rc, j;
+
+	memset(&run, 0, sizeof run);
+	fig_opts_init(&fo);
+	pack_opts_init(&po);
+	fig_merge_options(own, opts, 96);
+	pack_merge_options(opts, 96);
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		if (c == 'o') {
+			outpath = optarg;
+		} else if (c == 'h') {
+			fputs(help, stdout);
+			fputs(fig_help, stdout);
+			fputs(pack_help, stdout);
+			return EXIT_OK;
+		} else if ((rc = fig_parse(&fo, c, optarg, "sheet")) != 1 &&
+		           (rc = pack_parse(&po, c, optarg, "sheet")) != 1) {
+			return rc < 0 ? EXIT_USAGE : cli_bad_option("sheet", argv);
+		}
+	}
+	if (optind + 1 != argc)
+		return cli_usage_error("sheet", "expected one input FILE");
+	if (!outpath)
+		return cli_usage_error("sheet", "missing -o DIR");
+	if ((rc = pack_finish(&po, "sheet")) != 0)
+		return rc;
+	if ((rc = figure_load(&fig, &fo, argv[optind], "sheet")) != 0 ||
+	    (rc = figure_plan_jobs(&fig, &fo, argv[optind], &run.jobs, &run.njobs)) != 0)
+		goto out;
+	run.frames = calloc((size_t)run.njobs + 1, sizeof *run.frames);
+	if (!run.frames) {
+		rc = EXIT_INTERNAL;
+		goto out;
+	}
+	for (j = 0; j < run.njobs && rc == 0; j++) {
+		run.frames[j].img = calloc((size_t)run.jobs[j].plan.frames,
+		                           sizeof *run.frames[j].img);
+		if (!run.frames[j].img)
+			rc = EXIT_INTERNAL;
+		else
+			rc = figure_render(&run.jobs[j].fig, &fo, &run.jobs[j].plan,
+			                   keep_frame, &run.frames[j]);
+	}
+	if (rc == 0 && (rc = describe(&run)) == 0 &&
+	    bb_pack_frames(run.in, run.nin, run.anims, (size_t)run.njobs, &po.pack,
+	                   &sheet, &err) != BB_OK)
+		rc = cli_fail(&err);
+	if (rc == 0)
+		rc = pack_write(sheet, &po, outpath, fo.quiet);
+out:
+	bb_sheet_free(sheet);
+	run_free(&run);
+	figure_free(&fig);
+	return rc;
+}
