@@ -38,3 +38,5 @@ TESTS += tests/oracle/dragonbones.sh
 EXTRA_DIST += tests/oracle/dragonbones.sh tests/oracle/compare-dragonbones.py
 TESTS += tests/cli/sheet.sh
 EXTRA_DIST += tests/cli/sheet.sh
+TESTS += tests/cli/bad-dragonbones.sh tests/oracle/corpus-render.sh
+EXTRA_DIST += tests/cli/bad-dragonbones.sh tests/oracle/corpus-render.sh
