@@ -47,11 +47,13 @@ double bb__ease(const bb_anim *an, const bb_interp *ip, double p)
 }
 
 /* Index of the last key with time <= t (binary search); -1 before the
- * first key. */
+ * first key.  A sample within 1e-9 s of a key counts as on it, so float
+ * noise in how a loader computed key times cannot pick the previous key. */
 static int find_key(const bb_timeline *t, int nkeys, double time)
 {
 	int lo = 0, hi = nkeys - 1, mid;
 
+	time += 1e-9;
 	if (time < t->times[0])
 		return -1;
 	while (lo < hi) {

@@ -70,6 +70,45 @@ bb_status bb__db_color(struct db *d, json_t *c, bb_color_xform *out);
 bb_status bb__db_mesh_geometry(struct db *d, json_t *jd, bb_display *ds,
                                const bb__region *r, int display);
 
+/* Keys of one JSON frame list, placed on the animation's frame grid. */
+struct keys {
+	size_t n;
+	double *start;         /* frames */
+	double *len;           /* frames to the next key (last: to the end) */
+	json_t *arr;
+};
+
+struct anim_ctx {
+	struct db *d;
+	bb_anim *an;
+	double frames;         /* animation length in frames */
+	double scale, fps;     /* animation time scale, frame rate */
+	int loop;
+};
+
+/* Seconds of frame f: f * scale / fps, computed as the CLI computes
+ * sample times (i / fps), so a key on a sampled frame matches exactly. */
+static inline double bb__db_frame_time(const struct anim_ctx *c, double f)
+{
+	return c->scale == 1 ? f / c->fps : f * c->scale / c->fps;
+}
+
+/* Shared by dragonbones-anim.c and dragonbones-slots.c. */
+void bb__db_keys_free(struct keys *k);
+bb_status bb__db_key_list(struct anim_ctx *c, json_t *arr, struct keys *k);
+/* A timeline over the keys (plus room for the loop's wrap key). */
+bb_status bb__db_new_timeline(struct anim_ctx *c, const struct keys *k,
+                              bb_tl_target target, int index, bb_prop prop,
+                              bb_apply apply, int stride, bb_timeline **out);
+/* Interpolation of every key; *wraps = the last key tweens back to key 0. */
+bb_status bb__db_set_interps(struct anim_ctx *c, const struct keys *k,
+                             bb_timeline *t, int stepped, int *wraps);
+bb_status bb__db_frame_events(struct anim_ctx *c, json_t *arr, const char *where);
+bb_status bb__db_slot_timelines(struct anim_ctx *c, json_t *js);
+bb_status bb__db_ffd_timeline(struct anim_ctx *c, json_t *jf);
+bb_status bb__db_ik_timeline(struct anim_ctx *c, json_t *ji);
+bb_status bb__db_zorder_timeline(struct anim_ctx *c, json_t *jz);
+
 /* Reads armature[i].animation[] into d->a (dragonbones-anim.c). */
 bb_status bb__db_load_animations(struct db *d);
 

@@ -9,4 +9,5 @@ lib_libbonebake_core_la_SOURCES += \
 	lib/loaders/dragonbones.c \
 	lib/loaders/dragonbones.h \
 	lib/loaders/dragonbones-mesh.c \
-	lib/loaders/dragonbones-anim.c
+	lib/loaders/dragonbones-anim.c \
+	lib/loaders/dragonbones-slots.c
