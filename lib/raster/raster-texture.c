@@ -5,8 +5,10 @@
  * through a layer the size of the item's bounding box:
  *   - colour: each triangle, grown by a pixel, filled without antialiasing
  *     (SOURCE), so every pixel under the item's edges has colour;
- *   - coverage: one antialiased fill of all triangles together, so edges
- *     shared by two triangles are not edges at all (no seams);
+ *   - coverage: one antialiased fill of all triangles together, each wound
+ *     the same way, so edges shared by two triangles are not edges at all
+ *     (no seams) and folded triangles do not cancel (adding per-triangle
+ *     coverages instead leaves 1-2 levels short on shared edges);
  *   - the colour transform and per-vertex colours applied to the layer;
  *   - the layer composited through the coverage with the blend operator.
  * Textures are sampled bilinearly from the item's own texture rectangle,
@@ -222,12 +224,21 @@ static bb_status draw_layered(cairo_t *cr, cairo_surface_t *sub,
 	pat = texture_pattern(sub);
 	cairo_set_antialias(lc, CAIRO_ANTIALIAS_NONE);
 	cairo_set_operator(lc, CAIRO_OPERATOR_SOURCE);
+	/* coverage: one fill of every triangle, all wound the same way, so
+	 * shared edges are not edges at all and folds do not cancel */
 	cairo_set_fill_rule(mc, CAIRO_FILL_RULE_WINDING);
 	for (t = 0; t + 2 < nidx; t += 3) {
 		const int *tri = idx + t;
 		double cx = (dv[tri[0]].x + dv[tri[1]].x + dv[tri[2]].x) / 3;
 		double cy = (dv[tri[0]].y + dv[tri[1]].y + dv[tri[2]].y) / 3;
+		double area = (dv[tri[1]].x - dv[tri[0]].x) * (dv[tri[2]].y - dv[tri[0]].y) -
+		              (dv[tri[2]].x - dv[tri[0]].x) * (dv[tri[1]].y - dv[tri[0]].y);
+		int order[3] = { 0, 1, 2 };
 
+		if (area < 0) {   /* wind every triangle the same way */
+			order[1] = 2;
+			order[2] = 1;
+		}
 		if (!set_mapping(pat, dv, it->uvs, tri, ox, oy))
 			continue;
 		cairo_set_source(lc, pat);
@@ -241,9 +252,9 @@ static bb_status draw_layered(cairo_t *cr, cairo_surface_t *sub,
 			else
 				cairo_line_to(lc, dv[tri[k]].x + ex * g, dv[tri[k]].y + ey * g);
 			if (k == 0)
-				cairo_move_to(mc, dv[tri[k]].x, dv[tri[k]].y);
+				cairo_move_to(mc, dv[tri[order[k]]].x, dv[tri[order[k]]].y);
 			else
-				cairo_line_to(mc, dv[tri[k]].x, dv[tri[k]].y);
+				cairo_line_to(mc, dv[tri[order[k]]].x, dv[tri[order[k]]].y);
 		}
 		cairo_close_path(lc);
 		cairo_fill(lc);

@@ -27,10 +27,15 @@ struct ref_case {
 	/* tolerance: YIQ threshold and differing-pixel budget */
 	double threshold;
 	long max_diff_pixels;
+	/* view: scale and origin pixel (0: 0.8 and the default origin) */
+	double scale, origin_x, origin_y;
 };
 
 #define H "samples/humanoid.json"
-#define TOL 0.1, 40
+/* tolerance (YIQ threshold, differing-pixel budget) and default view */
+#define TOL 0.1, 40, 0, 0, 0
+/* same tolerance, view scale and origin pixel */
+#define TOLV(s, x, y) 0.1, 40, s, x, y
 
 static const struct ref_case cases[] = {
 	{ "humanoid-idle-0", H, "idle", 0, NULL, 0, NULL, NULL, NULL, NULL, TOL },
@@ -59,6 +64,19 @@ static const struct ref_case cases[] = {
 	{ "slime-bounce-0.5333-back", "samples/slime.json", "bounce", 0.5333, "back", 0, NULL, NULL, NULL, NULL, TOL },
 	{ "snake-slither-0.25", "samples/snake.json", "slither", 0.25, NULL, 0, NULL, NULL, NULL, NULL, TOL },
 	{ "snake-strike-0.3", "samples/snake.json", "strike", 0.3, NULL, 0, NULL, NULL, NULL, NULL, TOL },
+	/* DragonBones: trimmed/rotated/pivoted images, colour transform, add
+	 * blend, IK, nested armature, z-order, display switch; weighted mesh
+	 * and FFD */
+#define RIG "samples/dragonbones/rig_ske.json"
+#define MESH "samples/dragonbones/mesh_ske.json"
+	{ "db-rig-wave-0", RIG, "wave", 0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1, 120, 215) },
+	{ "db-rig-wave-6", RIG, "wave", 6 / 24.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1, 120, 215) },
+	{ "db-rig-wave-15", RIG, "wave", 15 / 24.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1, 120, 215) },
+	{ "db-rig-wave-19", RIG, "wave", 19 / 24.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1, 120, 215) },
+	{ "db-rig-idle-30", RIG, "idle", 30 / 24.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1, 120, 215) },
+	{ "db-mesh-wave-0", MESH, "wave", 0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.2, 125, 220) },
+	{ "db-mesh-wave-12", MESH, "wave", 12 / 24.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.2, 125, 220) },
+	{ "db-mesh-ripple-4", MESH, "ripple", 4 / 24.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.2, 125, 220) },
 };
 
 enum { W = 240, HGT = 240 };
@@ -73,31 +91,32 @@ static int render_case(const struct ref_case *c, bb_image **out)
 	bb_track tr[3];
 	bb_view view = { 0 };
 	bb_error err;
-	int n = 0, ok = 0;
+	int n = 0, ok = 0, arm;
 
 	snprintf(path, sizeof path, "%s/%s", TOP_SRCDIR, c->file);
 	*out = NULL;
 	if (bb_model_load(path, NULL, &m, &err) != BB_OK)
 		goto fail;
-	tr[n++] = (bb_track){ bb_model_find_anim(m, 0, c->anim), 0, -1, 0, 0 };
+	arm = bb_model_default_armature(m);
+	tr[n++] = (bb_track){ bb_model_find_anim(m, arm, c->anim), 0, -1, 0, 0 };
 	if (c->overlay)
-		tr[n++] = (bb_track){ bb_model_find_anim(m, 0, c->overlay), 0,
-		                      bb_model_find_mask(m, 0, "upperBody"), 1, 0 };
+		tr[n++] = (bb_track){ bb_model_find_anim(m, arm, c->overlay), 0,
+		                      bb_model_find_mask(m, arm, "upperBody"), 1, 0 };
 	if (c->face)
-		tr[n++] = (bb_track){ bb_model_find_anim(m, 0, c->face), 0, -1, 1, 0 };
+		tr[n++] = (bb_track){ bb_model_find_anim(m, arm, c->face), 0, -1, 1, 0 };
 	eo.flip = c->flip;
 	if (c->skin)
-		eo.skin = bb_model_find_skin(m, 0, c->skin);
+		eo.skin = bb_model_find_skin(m, arm, c->skin);
 	if (c->set_slot) {
 		eo.n_overrides = 1;
-		eo.overrides[0].slot = bb_model_find_slot(m, 0, c->set_slot);
+		eo.overrides[0].slot = bb_model_find_slot(m, arm, c->set_slot);
 		eo.overrides[0].display = bb_model_find_slot_display(
-			m, 0, eo.overrides[0].slot, c->set_variant);
+			m, arm, eo.overrides[0].slot, c->set_variant);
 	}
-	view.scale = 0.8;
-	view.origin_x = W / 2.0;
-	view.origin_y = HGT * 0.55;
-	if (bb_pose_new(m, 0, &pose, &err) != BB_OK ||
+	view.scale = c->scale > 0 ? c->scale : 0.8;
+	view.origin_x = c->scale > 0 ? c->origin_x : W / 2.0;
+	view.origin_y = c->scale > 0 ? c->origin_y : HGT * 0.55;
+	if (bb_pose_new(m, arm, &pose, &err) != BB_OK ||
 	    bb_pose_eval(pose, tr, n, c->t, &eo, &err) != BB_OK ||
 	    bb_renderer_new(&r, &err) != BB_OK ||
 	    bb_image_new(W, HGT, out, &err) != BB_OK ||
