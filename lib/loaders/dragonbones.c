@@ -270,6 +270,7 @@ static bb_status load_bones(struct db *d)
 				continue;
 			mark = bb__jpath_key(&d->j.path, "bone");
 			bb__jpath_index(&d->j.path, i);
+			d->a->nbones = done + 1;   /* counted before reading: freed on error */
 			s = read_bone(d, json_array_get(bones, i), &d->a->bones[done]);
 			bb__jpath_pop(&d->j.path, mark);
 			d->a->bones[done].parent =

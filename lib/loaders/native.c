@@ -166,7 +166,7 @@ static bb_status load_bones(struct native *n, json_t *root)
 	for (i = 0; i < count; i++) {
 		size_t mark = bb__jpath_index(&n->j.path, i);
 
-		n->a->nbones = (int)i;
+		n->a->nbones = (int)i + 1;   /* counted before loading: freed on error */
 		if ((s = load_bone(n, bones, i)) != BB_OK)
 			return s;
 		bb__jpath_pop(&n->j.path, mark);
