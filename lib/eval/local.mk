@@ -2,6 +2,8 @@ lib_libbonebake_core_la_SOURCES += \
 	lib/eval/eval.h \
 	lib/eval/pose.h \
 	lib/eval/timeline.c \
+	lib/eval/tween.c \
+	lib/eval/tween.h \
 	lib/eval/pose.c \
 	lib/eval/world.c \
 	lib/eval/drawlist.c

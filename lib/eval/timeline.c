@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "eval/eval.h"
+#include "eval/tween.h"
 
 double bb__ease(const bb_anim *an, const bb_interp *ip, double p)
 {
@@ -42,6 +43,10 @@ double bb__ease(const bb_anim *an, const bb_interp *ip, double p)
 
 			return from + (to - from) * f;
 		}
+	case BB_INTERP_TWEEN:
+		return bb__cocos_tween((int)ip->param, p,
+		                       ip->ntable > 0 ? an->tables + ip->table : NULL,
+		                       ip->ntable);
 	}
 	return p;
 }

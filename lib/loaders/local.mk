@@ -10,4 +10,13 @@ lib_libbonebake_core_la_SOURCES += \
 	lib/loaders/dragonbones.h \
 	lib/loaders/dragonbones-mesh.c \
 	lib/loaders/dragonbones-anim.c \
+	lib/loaders/xml.c \
+	lib/loaders/xml.h \
+	lib/loaders/plist.c \
+	lib/loaders/plist.h \
+	lib/loaders/cocos.c \
+	lib/loaders/cocos.h \
+	lib/loaders/cocos-xml.c \
+	lib/loaders/cocos-build.c \
+	lib/loaders/cocos-anim.c \
 	lib/loaders/dragonbones-slots.c

@@ -505,7 +505,7 @@ static bb_status validate_anim(const bb_armature *a, const bb_anim *an,
 
 			if (k && t->times[k] < t->times[k - 1])
 				return bad(err, file, "key order in timeline", j);
-			if (ip->kind == BB_INTERP_TABLE &&
+			if ((ip->kind == BB_INTERP_TABLE || ip->kind == BB_INTERP_TWEEN) &&
 			    (ip->table < 0 || ip->ntable < 0 ||
 			     ip->table > an->ntables - ip->ntable))
 				return bad(err, file, "curve table in timeline", j);

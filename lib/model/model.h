@@ -142,7 +142,10 @@ typedef enum bb_interp_kind {
 	BB_INTERP_QUAD_IN,     /* DragonBones eases: blend with param */
 	BB_INTERP_QUAD_OUT,
 	BB_INTERP_SINE_IN_OUT,
-	BB_INTERP_TABLE        /* piecewise-linear table (sampled curve) */
+	BB_INTERP_TABLE,       /* piecewise-linear table (sampled curve) */
+	BB_INTERP_TWEEN        /* Cocos tween table (eval/tween.h): param = the
+	                          twE index; table/ntable: the key's twEP
+	                          parameters in the anim's table pool */
 } bb_interp_kind;
 
 typedef struct bb_interp {

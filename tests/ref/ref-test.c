@@ -64,6 +64,19 @@ static const struct ref_case cases[] = {
 	{ "slime-bounce-0.5333-back", "samples/slime.json", "bounce", 0.5333, "back", 0, NULL, NULL, NULL, NULL, TOL },
 	{ "snake-slither-0.25", "samples/snake.json", "slither", 0.25, NULL, 0, NULL, NULL, NULL, NULL, TOL },
 	{ "snake-strike-0.3", "samples/snake.json", "strike", 0.3, NULL, 0, NULL, NULL, NULL, NULL, TOL },
+	/* Cocos: ExportJson (plist with rotated/trimmed frames, eases, colour,
+	 * nested "Fan", display -1) and XML (keys in armature space,
+	 * TextureAtlas, nested "Eye", colorTransform) */
+#define LAMP "samples/cocos/lamp.ExportJson"
+#define BIRD "samples/cocos/bird.xml"
+	{ "cocos-lamp-nod-0", LAMP, "nod", 0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(0.8, 105, 118) },
+	{ "cocos-lamp-nod-0.2", LAMP, "nod", 0.2, NULL, 0, NULL, NULL, NULL, NULL, TOLV(0.8, 105, 118) },
+	{ "cocos-lamp-nod-0.45", LAMP, "nod", 0.45, NULL, 0, NULL, NULL, NULL, NULL, TOLV(0.8, 105, 118) },
+	{ "cocos-lamp-reach-0.6", LAMP, "reach", 0.6, NULL, 0, NULL, NULL, NULL, NULL, TOLV(0.8, 105, 118) },
+	{ "cocos-lamp-reach-1.3", LAMP, "reach", 1.3, NULL, 0, NULL, NULL, NULL, NULL, TOLV(0.8, 105, 118) },
+	{ "cocos-bird-flap-0", BIRD, "flap", 0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.2, 120, 140) },
+	{ "cocos-bird-flap-0.1", BIRD, "flap", 0.1, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.2, 120, 140) },
+	{ "cocos-bird-flap-0.2", BIRD, "flap", 0.2, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.2, 120, 140) },
 	/* DragonBones: trimmed/rotated/pivoted images, colour transform, add
 	 * blend, IK, nested armature, z-order, display switch; weighted mesh
 	 * and FFD */

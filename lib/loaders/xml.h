@@ -1,0 +1,51 @@
+/* A small read-only XML tree built with expat, for the XML-based formats
+ * (Cocos/DragonBones 1.x-2.x armature XML, cocos2d plist atlases).  Errors
+ * name the file, the line, and the element path with the attribute:
+ * "robot.xml:12: skeleton.armatures.armature[0].b[3].parent: ...". */
+#ifndef BB_LOADERS_XML_H
+#define BB_LOADERS_XML_H
+
+#include <stddef.h>
+
+#include "core/util.h"
+
+typedef struct bb__xnode {
+	char *name;
+	char **attrs;              /* name, value, name, value, ..., NULL */
+	char *text;                /* character data directly inside, or NULL */
+	size_t ntext;
+	int line;
+	struct bb__xnode *parent, *first, *last, *next;
+} bb__xnode;
+
+typedef struct bb__xctx {
+	const char *file;          /* name shown in errors */
+	bb_error *err;
+} bb__xctx;
+
+/* Parses a document (a leading byte-order mark is fine) into a tree; at
+ * most max_nodes elements, nesting at most 256 deep.  Syntax errors are
+ * BB_ERR_INPUT with line and column.  Free with bb__xml_free. */
+bb_status bb__xml_parse(const char *data, size_t size, const char *file,
+                        size_t max_nodes, bb__xnode **root, bb_error *err);
+void bb__xml_free(bb__xnode *root);
+
+/* Attribute value or NULL. */
+const char *bb__xattr(const bb__xnode *n, const char *name);
+/* First child element called `name` (NULL: any), or NULL. */
+bb__xnode *bb__xchild(const bb__xnode *n, const char *name);
+/* Next sibling element called `name` (NULL: any), or NULL. */
+bb__xnode *bb__xnext(const bb__xnode *n, const char *name);
+/* Position of n among its same-named siblings. */
+int bb__xindex(const bb__xnode *n);
+
+/* Error at node n (and attribute attr when not NULL): BB_ERR_INPUT with the
+ * element path and n's line. */
+bb_status bb__xfail(bb__xctx *c, const bb__xnode *n, const char *attr,
+                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Optional numeric attribute: absent, empty or "NaN" -> def; anything
+ * else that is not a finite number is an error naming the attribute. */
+bb_status bb__xnum(bb__xctx *c, const bb__xnode *n, const char *attr,
+                   double def, double *out);
+
+#endif
