@@ -53,6 +53,8 @@ static void print_text(const bb_model *m, const char *path, double fps_opt)
 			bb_anim_info an;
 
 			bb_model_anim_info(m, a, i, &an);
+			if (fps_opt <= 0 && an.fps > 0)
+				fps = an.fps;   /* the animation's own rate */
 			printf("  %-16s %7.3f s  %4ld frames @ %g fps  %-7s %s\n", an.name,
 			       an.duration, bb_frame_count(an.duration, fps, an.loop), fps,
 			       an.loop ? "loop" : "once", layer_name(an.layer));
@@ -94,6 +96,8 @@ static void print_json(const bb_model *m, const char *path, double fps_opt)
 			bb_anim_info an;
 
 			bb_model_anim_info(m, a, i, &an);
+			if (fps_opt <= 0 && an.fps > 0)
+				fps = an.fps;   /* the animation's own rate */
 			printf("%s\n    {\"name\": ", i ? "," : "");
 			cli_json_string(stdout, an.name);
 			printf(", \"duration\": %.17g, \"loop\": %s, \"layer\": \"%s\", "

@@ -13,7 +13,8 @@
 enum {
 	O_ARMATURE = FIG_OPT_BASE, O_SKIN, O_DIRECTION, O_ANIM, O_ALL, O_FPS,
 	O_SCALE, O_SIZE, O_ORIGIN, O_PAD, O_BG, O_BONES, O_FLIP, O_OVERLAY,
-	O_FACE, O_SET, O_JOBS, O_QUIET, O_ATLAS, O_LOOP, O_ONCE
+	O_FACE, O_SET, O_JOBS, O_QUIET, O_ATLAS, O_LOOP, O_ONCE, O_CANVAS,
+	O_PLACEHOLDER
 };
 
 const struct option fig_options[] = {
@@ -38,6 +39,8 @@ const struct option fig_options[] = {
 	{ "atlas", required_argument, NULL, O_ATLAS },
 	{ "loop", no_argument, NULL, O_LOOP },
 	{ "once", no_argument, NULL, O_ONCE },
+	{ "canvas", required_argument, NULL, O_CANVAS },
+	{ "placeholder", no_argument, NULL, O_PLACEHOLDER },
 };
 const int fig_noptions = sizeof fig_options / sizeof fig_options[0];
 
@@ -54,6 +57,7 @@ const char fig_help[] =
 	"  --flip               mirror horizontally about the figure origin\n"
 	"  --bones              draw bones and joints on top\n"
 	"  --atlas FILE         texture atlas to use instead of the default\n"
+	"  --placeholder        draw missing images as outlined boxes (SSAJSON)\n"
 	"Sampling and canvas:\n"
 	"  --loop, --once       play the animation looping / once, whatever the\n"
 	"                       file says (frame count and end pose follow)\n"
@@ -62,6 +66,8 @@ const char fig_help[] =
 	"  --pad N              pixels around the union of all frames' bounds (2)\n"
 	"  --size WxH --origin X,Y\n"
 	"                       fixed canvas and origin pixel instead\n"
+	"  --canvas auto|native auto: the drawn bounds (default); native: the\n"
+	"                       file's own canvas and origin (SSAJSON)\n"
 	"  --bg COLOR           background: #rrggbb[aa], white... (transparent)\n"
 	"  --jobs N             render threads (default: CPUs); output is the same\n"
 	"  --quiet              no progress line\n";
@@ -194,6 +200,14 @@ int fig_parse(fig_opts *o, int id, const char *arg, const char *cmd)
 		return 1;
 	case O_QUIET: o->quiet = 1; return 1;
 	case O_ATLAS: o->atlas = arg; return 1;
+	case O_CANVAS:
+		if (strcmp(arg, "auto") != 0 && strcmp(arg, "native") != 0) {
+			cli_usage_error(cmd, "--canvas takes auto or native, not '%s'", arg);
+			return -1;
+		}
+		o->canvas_native = strcmp(arg, "native") == 0;
+		return 1;
+	case O_PLACEHOLDER: o->placeholder = 1; return 1;
 	case O_LOOP: o->loop_mode = 1; return 1;
 	case O_ONCE: o->loop_mode = 2; return 1;
 	}
@@ -323,6 +337,7 @@ int figure_load(figure *f, const fig_opts *o, const char *path, const char *cmd)
 	memset(f, 0, sizeof *f);
 	f->overlay_anim = f->face_anim = f->mask = -1;
 	lo.atlas_path = o->atlas;
+	lo.placeholder = o->placeholder;
 	s = bb_model_load(path, &lo, &f->model, &err);
 	if (s != BB_OK)
 		return cli_fail(&err);
@@ -386,6 +401,33 @@ static void set_layer_starts(const figure *f, const fig_opts *o, bb_track *t,
 		t[k++].start = o->face_at;
 }
 
+/* --canvas native: the format's own canvas and origin pixel, scaled. */
+static int plan_native(const fig_opts *o, fig_anim *fa)
+{
+	double w = ceil(fa->info.stage_w * o->scale - 1e-9);
+	double h = ceil(fa->info.stage_h * o->scale - 1e-9);
+
+	if (o->has_size) {
+		cli_usage_error("render", "--canvas native and --size exclude each other");
+		return EXIT_USAGE;
+	}
+	if (!fa->info.has_stage) {
+		fprintf(stderr, "bonebake: animation \"%s\": --canvas native: the "
+		        "file defines no canvas for it\n", fa->info.name);
+		return EXIT_USAGE;
+	}
+	if (w > 16384 || h > 16384) {
+		fprintf(stderr, "bonebake: animation \"%s\": canvas %.0fx%.0f px "
+		        "exceeds the 16384 px limit\n", fa->info.name, w, h);
+		return EXIT_INPUT;
+	}
+	fa->width = w < 1 ? 1 : (int)w;
+	fa->height = h < 1 ? 1 : (int)h;
+	fa->view.origin_x = fa->info.stage_x * o->scale;
+	fa->view.origin_y = fa->info.stage_y * o->scale;
+	return 0;
+}
+
 int figure_plan(const figure *f, const fig_opts *o, int anim, fig_anim *fa)
 {
 	bb_track tracks[BB_MAX_TRACKS];
@@ -398,11 +440,13 @@ int figure_plan(const figure *f, const fig_opts *o, int anim, fig_anim *fa)
 
 	memset(fa, 0, sizeof *fa);
 	fa->anim = anim;
-	fa->fps = f->fps;
 	bb_model_anim_info(f->model, f->armature, anim, &fa->info);
+	/* --fps, else the animation's own rate (f->fps holds --fps or the
+	 * armature's) */
+	fa->fps = o->fps > 0 ? o->fps : fa->info.fps > 0 ? fa->info.fps : f->fps;
 	if (f->loop_mode)
 		fa->info.loop = f->loop_mode == 1;
-	fa->frames = bb_frame_count(fa->info.duration, f->fps, fa->info.loop);
+	fa->frames = bb_frame_count(fa->info.duration, fa->fps, fa->info.loop);
 	if (fa->frames > 100000) {
 		fprintf(stderr, "bonebake: animation \"%s\": %ld frames exceed the "
 		        "limit of 100000\n", fa->info.name, fa->frames);
@@ -410,6 +454,8 @@ int figure_plan(const figure *f, const fig_opts *o, int anim, fig_anim *fa)
 	}
 	fa->view.scale = s;
 	fa->view.background = o->bg;
+	if (o->canvas_native)
+		return plan_native(o, fa);
 	if (o->has_size) {
 		fa->width = o->size_w;
 		fa->height = o->size_h;

@@ -34,6 +34,8 @@ typedef struct fig_opts {
 	int quiet;                  /* --quiet */
 	const char *atlas;          /* --atlas */
 	int loop_mode;              /* --loop 1, --once 2, else 0 */
+	int canvas_native;          /* --canvas native: the format's own stage */
+	int placeholder;            /* --placeholder: missing images as boxes */
 	char overlay_buf[256], face_buf[256];
 } fig_opts;
 

@@ -54,3 +54,10 @@ TESTS += tests/cli/bad-cocos.sh
 EXTRA_DIST += tests/cli/bad-cocos.sh
 TESTS += tests/oracle/cocos-corpus.sh
 EXTRA_DIST += tests/oracle/cocos-corpus.sh
+# SSAJSON (issue 7)
+check_PROGRAMS += tests/unit/check-ssajson
+tests_unit_check_ssajson_SOURCES = tests/unit/check-ssajson.c
+tests_unit_check_ssajson_CFLAGS = $(CHECK_TEST_CFLAGS)
+tests_unit_check_ssajson_LDADD = $(CHECK_TEST_LIBS)
+TESTS += tests/unit/check-ssajson tests/cli/ssajson.sh
+EXTRA_DIST += tests/cli/ssajson.sh

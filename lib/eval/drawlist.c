@@ -84,6 +84,28 @@ static void mesh_vertices(const bb_pose *p, int slot, const bb_display *d,
 	}
 }
 
+/* An image display's corners in world space, moved by the slot's corner
+ * offsets when a deform timeline set them for this display. */
+static void image_vertices(const bb_pose *p, int slot, const bb_display *d,
+                           bb_affine m, bb_vec2 *v)
+{
+	int dd = p->deform_disp[slot];
+	const double *def = (dd == BB_DEFORM_ANY_IMAGE ||
+	                     dd == (int)(d - p->a->displays))
+	                    ? p->deform + p->deform_off[slot] : NULL;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		double x = d->u.image.corners[i].x, y = d->u.image.corners[i].y;
+
+		if (def) {
+			x += def[2 * i];
+			y += def[2 * i + 1];
+		}
+		v[i] = bb_affine_apply(m, x, y);
+	}
+}
+
 static bb_status emit_nested(bb_pose *p, int slot, const bb_display *d,
                              bb_affine m, bb_error *err)
 {
@@ -148,10 +170,12 @@ static bb_status emit_display(bb_pose *p, int slot, const bb_display *d,
 			return nomem(err);
 		it->kind = BB_DRAW_QUAD;
 		it->texture = p->m->textures[d->u.image.texture];
-		for (i = 0; i < 4; i++) {
-			v[i] = bb_affine_apply(m, d->u.image.corners[i].x,
-			                       d->u.image.corners[i].y);
+		image_vertices(p, slot, d, m, v);
+		for (i = 0; i < 4; i++)
 			uv[i] = d->u.image.uvs[i];
+		if (p->vcolor_blend[slot] >= 0) {
+			it->vcolors = p->vcolor + 4 * slot;
+			it->vcolor_blend = (bb_vcolor_blend)p->vcolor_blend[slot];
 		}
 		break;
 	case BB_DISPLAY_MESH:
@@ -168,8 +192,9 @@ static bb_status emit_display(bb_pose *p, int slot, const bb_display *d,
 	}
 	it = &p->items[p->nitems - 1];
 	it->slot = slot;
-	it->blend = sl->blend;
+	it->blend = d->has_blend ? d->blend : sl->blend;
 	it->color = p->color[slot];
+	it->outline = d->outline;
 	return BB_OK;
 }
 

@@ -9,16 +9,16 @@
 #include "eval/eval.h"
 #include "eval/pose.h"
 
-/* Largest key stride and per-slot deform sizes of an armature. */
+/* Largest key stride and per-slot deform sizes of an armature: room for
+ * the largest mesh of the slot and the largest deform timeline aimed at it. */
 static size_t deform_layout(const bb_armature *a, size_t *off, int *max_stride)
 {
-	size_t total = 0;
+	size_t total = 0, need;
 	int s, j, k, n;
 
 	*max_stride = 8;
 	for (s = 0; s < a->nslots; s++) {
-		int need = 0;
-
+		off[s] = 0;
 		for (k = 0; k < a->nskins; k++)
 			for (j = 0; j < a->skins[k].count[s]; j++) {
 				const bb_display *d =
@@ -28,16 +28,24 @@ static size_t deform_layout(const bb_armature *a, size_t *off, int *max_stride)
 					continue;
 				n = 2 * (d->u.mesh.wcount ? d->u.mesh.ninfluences
 				                          : d->u.mesh.nverts);
-				if (n > need)
-					need = n;
+				if ((size_t)n > off[s])
+					off[s] = (size_t)n;
 			}
-		off[s] = total;
-		total += (size_t)need;
 	}
 	for (j = 0; j < a->nanims; j++)
-		for (k = 0; k < a->anims[j].ntimelines; k++)
-			if (a->anims[j].timelines[k].stride > *max_stride)
-				*max_stride = a->anims[j].timelines[k].stride;
+		for (k = 0; k < a->anims[j].ntimelines; k++) {
+			const bb_timeline *t = &a->anims[j].timelines[k];
+
+			if (t->stride > *max_stride)
+				*max_stride = t->stride;
+			if (t->target == BB_TL_DEFORM && (size_t)t->stride > off[t->index])
+				off[t->index] = (size_t)t->stride;
+		}
+	for (s = 0; s < a->nslots; s++) {
+		need = off[s];
+		off[s] = total;
+		total += need;
+	}
 	return total;
 }
 
@@ -73,6 +81,8 @@ static bb_status pose_new(const bb_model *m, int armature, int depth,
 	p->deform_off = bb__calloc(ns, sizeof *p->deform_off);
 	p->deform_disp = bb__calloc(ns, sizeof *p->deform_disp);
 	p->child = bb__calloc(ns, sizeof *p->child);
+	p->vcolor = bb__calloc(4 * ns, sizeof *p->vcolor);
+	p->vcolor_blend = bb__calloc(ns, sizeof *p->vcolor_blend);
 	p->ik_weight = bb__calloc((size_t)a->niks, sizeof *p->ik_weight);
 	p->ik_bend = bb__calloc((size_t)a->niks, sizeof *p->ik_bend);
 	if (p->deform_off) {
@@ -83,6 +93,7 @@ static bb_status pose_new(const bb_model *m, int armature, int depth,
 	if (!p->local || !p->world || !p->wx || !p->wx_stale || !p->moved ||
 	    !p->display || !p->color || !p->order || !p->deform_off ||
 	    !p->deform_disp || !p->child || !p->ik_weight || !p->ik_bend ||
+	    !p->vcolor || !p->vcolor_blend ||
 	    !p->deform || !p->scratch) {
 		bb_pose_free(p);
 		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
@@ -117,6 +128,8 @@ void bb_pose_free(bb_pose *p)
 	free(p->deform);
 	free(p->deform_off);
 	free(p->deform_disp);
+	free(p->vcolor);
+	free(p->vcolor_blend);
 	free(p->scratch);
 	free(p->ik_weight);
 	free(p->ik_bend);
@@ -136,7 +149,8 @@ static void reset(bb_pose *p, const bb_eval_options *o)
 	for (i = 0; i < a->nslots; i++) {
 		p->display[i] = a->slots[i].setup_display;
 		p->color[i] = a->slots[i].color;
-		p->deform_disp[i] = -1;
+		p->deform_disp[i] = BB__NO_DEFORM;
+		p->vcolor_blend[i] = -1;
 	}
 	for (i = 0; i < a->niks; i++) {
 		p->ik_weight[i] = a->iks[i].weight;
@@ -186,6 +200,7 @@ static int in_mask(const bb_pose *p, int mask, const bb_timeline *t)
 	case BB_TL_SLOT_DISPLAY:
 	case BB_TL_SLOT_COLOR:
 	case BB_TL_DEFORM:
+	case BB_TL_VERTEX_COLOR:
 		return bones[p->a->slots[t->index].bone];
 	case BB_TL_IK:
 		return bones[p->a->iks[t->index].bone];
@@ -247,6 +262,12 @@ static void apply_timeline(bb_pose *p, const bb_anim *an, const bb_timeline *t,
 			p->ik_bend[t->index] = v[0] != 0;
 		else
 			p->ik_weight[t->index] = v[0];
+		break;
+	case BB_TL_VERTEX_COLOR:
+		p->vcolor_blend[t->index] = (int)v[0];
+		for (i = 0; i < 4; i++)
+			p->vcolor[4 * t->index + i] = (bb_rgba){ v[1 + 4 * i], v[2 + 4 * i],
+			                                         v[3 + 4 * i], v[4 + 4 * i] };
 		break;
 	}
 }

@@ -6,6 +6,9 @@
 
 enum { BB_MAX_NESTING = 8 };
 
+/* deform_disp of a slot whose offsets no timeline set this frame. */
+enum { BB__NO_DEFORM = -2 };
+
 struct bb_pose {
 	const bb_model *m;
 	const bb_armature *a;
@@ -27,7 +30,10 @@ struct bb_pose {
 	double *scratch;        /* one key's values (largest stride) */
 	double *deform;         /* per slot: mesh vertex offsets */
 	size_t *deform_off;     /* per slot: offset into deform */
-	int *deform_disp;       /* per slot: display the offsets belong to, -1 */
+	int *deform_disp;       /* per slot: display the offsets belong to,
+	                           BB_DEFORM_ANY_IMAGE, or BB__NO_DEFORM */
+	bb_rgba *vcolor;        /* per slot: 4 corner colours (TL TR BR BL) */
+	int *vcolor_blend;      /* per slot: bb_vcolor_blend, -1: none */
 	double *ik_weight;      /* per IK constraint */
 	int *ik_bend;
 	bb_pose **child;        /* per slot: pose of a nested armature, lazily */

@@ -10,6 +10,9 @@ lib_libbonebake_core_la_SOURCES += \
 	lib/loaders/dragonbones.h \
 	lib/loaders/dragonbones-mesh.c \
 	lib/loaders/dragonbones-anim.c \
+	lib/loaders/ssajson.c \
+	lib/loaders/ssajson.h \
+	lib/loaders/ssajson-build.c \
 	lib/loaders/xml.c \
 	lib/loaders/xml.h \
 	lib/loaders/plist.c \

@@ -314,6 +314,12 @@ void bb_model_anim_info(const bb_model *m, int armature, int anim,
 	out->duration = an->duration;
 	out->loop = an->loop;
 	out->layer = an->layer;
+	out->fps = an->fps > 0 ? an->fps : a->fps;
+	out->has_stage = an->has_stage;
+	out->stage_w = an->stage_w;
+	out->stage_h = an->stage_h;
+	out->stage_x = an->stage_x;
+	out->stage_y = an->stage_y;
 	out->timelines = an->ntimelines;
 	for (i = 0; i < an->ntimelines; i++)
 		out->keys += an->timelines[i].nkeys;
@@ -475,14 +481,27 @@ static int timeline_ok(const bb_armature *a, const bb_timeline *t)
 				return 0;
 		return 1;
 	case BB_TL_DEFORM:
-		if (t->index < 0 || t->index >= a->nslots || t->display < 0 ||
-		    t->display >= a->ndisplays)
+		if (t->index < 0 || t->index >= a->nslots)
+			return 0;
+		if (t->display == BB_DEFORM_ANY_IMAGE)
+			return t->stride == 8;
+		if (t->display < 0 || t->display >= a->ndisplays)
 			return 0;
 		d = &a->displays[t->display];
+		if (d->kind == BB_DISPLAY_IMAGE)
+			return t->stride == 8;
 		if (d->kind != BB_DISPLAY_MESH)
 			return 0;
 		i = d->u.mesh.wcount ? d->u.mesh.ninfluences : d->u.mesh.nverts;
 		return t->stride == 2 * i;
+	case BB_TL_VERTEX_COLOR:
+		if (t->index < 0 || t->index >= a->nslots || t->stride != 17)
+			return 0;
+		for (k = 0; k < t->nkeys; k++)
+			if (t->values[k * 17] < 0 || t->values[k * 17] > 3 ||
+			    t->values[k * 17] != (int)t->values[k * 17])
+				return 0;
+		return 1;
 	}
 	return 0;
 }
@@ -574,7 +593,9 @@ bb_status bb__model_validate(const bb_model *m, const char *file, bb_error *err)
 		for (j = 0; j < a->ndisplays; j++) {
 			const bb_display *d = &a->displays[j];
 
-			if ((d->kind == BB_DISPLAY_IMAGE &&
+			if ((d->has_blend && ((int)d->blend < 0 ||
+			                      d->blend > BB_BLEND_SUBTRACT)) ||
+			    (d->kind == BB_DISPLAY_IMAGE &&
 			     (d->u.image.texture < 0 || d->u.image.texture >= m->ntextures)) ||
 			    (d->kind == BB_DISPLAY_ARMATURE &&
 			     (d->u.armature.armature < 0 ||

@@ -53,6 +53,11 @@ typedef struct bb_display {
 	bb_display_kind kind;
 	char *name;            /* variant name ("open"), may be NULL */
 	bb_affine local;       /* display transform in the slot's bone space */
+	int has_blend;         /* 1: `blend` replaces the slot's blend mode
+	                          (0, the zeroed default: the slot's) */
+	bb_blend blend;
+	int outline;           /* a stand-in (missing image): drawn as an
+	                          outlined box of its quad */
 	union {
 		struct {
 			double w, h, radius;
@@ -113,10 +118,20 @@ typedef enum bb_tl_target {
 	BB_TL_DRAW_ORDER,      /* index 0; stride = nslots: slot indices back
 	                          to front; stepped */
 	BB_TL_DEFORM,          /* index = slot, display = the mesh display;
-	                          stride = 2 * (verts or influences): offsets */
-	BB_TL_IK               /* index = IK constraint; prop X: weight,
+	                          stride = 2 * (verts or influences): offsets;
+	                          or display = an image display, or
+	                          BB_DEFORM_ANY_IMAGE (whichever image display
+	                          the slot shows): stride 8, corner offsets
+	                          TL TR BR BL in display space */
+	BB_TL_IK,              /* index = IK constraint; prop X: weight,
 	                          prop Y: bendPositive (stepped) */
+	BB_TL_VERTEX_COLOR     /* index = slot; stride 17: a bb_vcolor_blend,
+	                          then TL TR BR BL corner colours r g b a
+	                          (0..1; a = the blend rate) of image displays */
 } bb_tl_target;
+
+/* BB_TL_DEFORM.display: the offsets follow the slot's image display. */
+enum { BB_DEFORM_ANY_IMAGE = -1 };
 
 typedef enum bb_prop {
 	BB_PROP_X = 0,
@@ -191,6 +206,11 @@ typedef struct bb_anim {
 	double duration;
 	int loop;
 	bb_anim_layer layer;
+	double fps;            /* the animation's own frame rate, 0: the
+	                          armature's */
+	int has_stage;         /* the format's own canvas: size and the pixel
+	                          of the figure origin */
+	double stage_w, stage_h, stage_x, stage_y;
 	int ntimelines;
 	bb_timeline *timelines;
 	float *tables;         /* pool for BB_INTERP_TABLE */

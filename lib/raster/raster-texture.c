@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util.h"
 #include "raster/raster.h"
 
 /* The affine taking texture pixels to the space of v (three pairs). */
@@ -162,6 +163,111 @@ struct layer_box {
 	int x0, y0, w, h;
 };
 
+/* Per pixel of a w x h layer: the per-vertex colour interpolated over the
+ * triangle that holds the pixel centre (barycentric, as a GPU does it);
+ * pixels just outside every triangle (the grown edge) take the nearest
+ * one's, clamped.  out: 4 floats per pixel; returns 0 without memory. */
+static int vcolor_field(const bb_draw_item *it, const bb_vec2 *dv,
+                        const int *idx, int nidx, int w, int h, float *out)
+{
+	float *best = malloc((size_t)w * (size_t)h * sizeof *best);
+	int t, x, y, k;
+
+	if (!best)
+		return 0;
+	for (k = 0; k < w * h; k++)
+		best[k] = -INFINITY;
+	for (t = 0; t + 2 < nidx; t += 3) {
+		bb_vec2 a = dv[idx[t]], b = dv[idx[t + 1]], c = dv[idx[t + 2]];
+		double det = (b.y - c.y) * (a.x - c.x) + (c.x - b.x) * (a.y - c.y);
+		int bx0 = (int)fmax(0, floor(fmin(a.x, fmin(b.x, c.x))) - 2);
+		int by0 = (int)fmax(0, floor(fmin(a.y, fmin(b.y, c.y))) - 2);
+		int bx1 = (int)fmin(w, ceil(fmax(a.x, fmax(b.x, c.x))) + 2);
+		int by1 = (int)fmin(h, ceil(fmax(a.y, fmax(b.y, c.y))) + 2);
+
+		if (fabs(det) < 1e-12)
+			continue;
+		for (y = by0; y < by1; y++)
+			for (x = bx0; x < bx1; x++) {
+				double px = x + 0.5, py = y + 0.5, l[3], lo, sum = 0;
+				float *o = out + 4 * ((size_t)y * w + x);
+				const bb_rgba *vc[3];
+
+				l[0] = ((b.y - c.y) * (px - c.x) + (c.x - b.x) * (py - c.y)) / det;
+				l[1] = ((c.y - a.y) * (px - c.x) + (a.x - c.x) * (py - c.y)) / det;
+				l[2] = 1 - l[0] - l[1];
+				lo = fmin(l[0], fmin(l[1], l[2]));
+				if (lo <= best[(size_t)y * w + x])
+					continue;
+				best[(size_t)y * w + x] = (float)lo;
+				for (k = 0; k < 3; k++)
+					sum += (l[k] = fmax(0, l[k]));
+				for (k = 0; k < 3; k++) {
+					l[k] /= sum;
+					vc[k] = &it->vcolors[idx[t + k]];
+				}
+				o[0] = (float)(l[0] * vc[0]->r + l[1] * vc[1]->r + l[2] * vc[2]->r);
+				o[1] = (float)(l[0] * vc[0]->g + l[1] * vc[1]->g + l[2] * vc[2]->g);
+				o[2] = (float)(l[0] * vc[0]->b + l[1] * vc[1]->b + l[2] * vc[2]->b);
+				o[3] = (float)(l[0] * vc[0]->a + l[1] * vc[1]->a + l[2] * vc[2]->a);
+			}
+	}
+	free(best);
+	return 1;
+}
+
+static double vcolor_channel(bb_vcolor_blend how, double p, double c, double rate)
+{
+	switch (how) {
+	case BB_VCOLOR_MIX: return p * (1 - rate) + c * rate;
+	case BB_VCOLOR_MULTIPLY: return p * (1 - rate) + p * c * rate;
+	case BB_VCOLOR_ADD: return p + c * rate;
+	case BB_VCOLOR_SUBTRACT: return p - c * rate;
+	}
+	return p;
+}
+
+/* Per-vertex colours on the premultiplied layer (straight colour math):
+ * rgb by the item's vcolor_blend with rate = the colour's alpha; the
+ * layer's alpha is kept.  Returns 0 without memory. */
+static int apply_vcolors(cairo_surface_t *layer, const bb_draw_item *it,
+                         const bb_vec2 *dv, const int *idx, int nidx)
+{
+	unsigned char *data = cairo_image_surface_get_data(layer);
+	int stride = cairo_image_surface_get_stride(layer);
+	int w = cairo_image_surface_get_width(layer);
+	int h = cairo_image_surface_get_height(layer), x, y, k;
+	float *field = bb__calloc((size_t)w * (size_t)h, 4 * sizeof *field);
+
+	if (!field || !vcolor_field(it, dv, idx, nidx, w, h, field)) {
+		free(field);
+		return 0;
+	}
+	for (y = 0; y < h; y++) {
+		uint32_t *row = (uint32_t *)(data + (size_t)y * stride);
+
+		for (x = 0; x < w; x++) {
+			const float *c = field + 4 * ((size_t)y * w + x);
+			unsigned ai = row[x] >> 24;
+			double a = ai / 255.0, ch[3];
+
+			if (ai == 0)
+				continue;
+			for (k = 0; k < 3; k++) {
+				double p = ((row[x] >> (16 - 8 * k)) & 255) / 255.0 / a;
+
+				ch[k] = clamp01(vcolor_channel(it->vcolor_blend, p, c[k], c[3]));
+			}
+			row[x] = (uint32_t)ai << 24 | (uint32_t)lrint(ch[0] * a * 255) << 16 |
+			         (uint32_t)lrint(ch[1] * a * 255) << 8 |
+			         (uint32_t)lrint(ch[2] * a * 255);
+		}
+	}
+	free(field);
+	cairo_surface_mark_dirty(layer);
+	return 1;
+}
+
 /* Device-space bounding box of the item, clipped to the target. */
 static int item_box(cairo_t *cr, const bb_draw_item *it, struct layer_box *box)
 {
@@ -265,8 +371,14 @@ static bb_status draw_layered(cairo_t *cr, cairo_surface_t *sub,
 	cairo_pattern_destroy(pat);
 	cairo_destroy(lc);
 	cairo_destroy(mc);
-	free(dv);
 	cairo_surface_flush(layer);
+	if (it->vcolors && !apply_vcolors(layer, it, dv, idx, nidx)) {
+		free(dv);
+		cairo_surface_destroy(layer);
+		cairo_surface_destroy(mask);
+		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
+	}
+	free(dv);
 	if (!bb__color_is_identity(&it->color)) {
 		recolor(layer, &it->color);
 		cairo_surface_mark_dirty(layer);

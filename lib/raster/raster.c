@@ -111,7 +111,7 @@ cairo_operator_t bb__blend_op(bb_blend b)
 	case BB_BLEND_ADD: return CAIRO_OPERATOR_ADD;
 	case BB_BLEND_MULTIPLY: return CAIRO_OPERATOR_MULTIPLY;
 	case BB_BLEND_SCREEN: return CAIRO_OPERATOR_SCREEN;
-	case BB_BLEND_SUBTRACT: return CAIRO_OPERATOR_DIFFERENCE;
+	case BB_BLEND_SUBTRACT: return CAIRO_OPERATOR_OVER;  /* see draw_subtract */
 	}
 	return CAIRO_OPERATOR_OVER;
 }
@@ -159,6 +159,157 @@ static void draw_rect(cairo_t *cr, const bb_draw_item *it)
 	cairo_fill(cr);
 }
 
+/* A stand-in for a missing image: a 1-px outline of the quad (or of each
+ * triangle of a mesh) in magenta, at the item's opacity. */
+static void draw_outline(cairo_t *cr, const bb_draw_item *it)
+{
+	const bb_color_xform *c = &it->color;
+	double lw = 1, ly = 0;
+	int k, t;
+
+	if (it->nverts < 3)
+		return;
+	cairo_save(cr);
+	cairo_device_to_user_distance(cr, &lw, &ly);
+	cairo_set_line_width(cr, hypot(lw, ly) > 0 ? hypot(lw, ly) : 1);
+	cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
+	if (it->kind == BB_DRAW_QUAD) {
+		cairo_move_to(cr, it->verts[0].x, it->verts[0].y);
+		for (k = 1; k < it->nverts; k++)
+			cairo_line_to(cr, it->verts[k].x, it->verts[k].y);
+		cairo_close_path(cr);
+	}
+	for (t = 0; it->kind == BB_DRAW_MESH && t + 2 < it->nindices; t += 3) {
+		cairo_move_to(cr, it->verts[it->indices[t]].x, it->verts[it->indices[t]].y);
+		for (k = 1; k < 3; k++)
+			cairo_line_to(cr, it->verts[it->indices[t + k]].x,
+			              it->verts[it->indices[t + k]].y);
+		cairo_close_path(cr);
+	}
+	cairo_set_source_rgba(cr, 1, 0, 1, clamp01(c->mul.a + c->add.a));
+	cairo_stroke(cr);
+	cairo_restore(cr);
+}
+
+static bb_status draw_item(bb_renderer *r, cairo_t *cr, const bb_draw_item *it,
+                           bb_error *err)
+{
+	if (it->outline && it->kind != BB_DRAW_RECT) {
+		draw_outline(cr, it);
+		return BB_OK;
+	}
+	if (it->kind == BB_DRAW_RECT) {
+		draw_rect(cr, it);
+		return BB_OK;
+	}
+	return bb__draw_textured(r, cr, it, err);
+}
+
+/* Device-pixel box of what an item may paint, clipped to the canvas. */
+static int device_box(cairo_t *cr, const bb_draw_item *it, int box[4])
+{
+	cairo_surface_t *target = cairo_get_target(cr);
+	double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+	int k, n = it->kind == BB_DRAW_RECT ? 4 : it->nverts;
+
+	for (k = 0; k < n; k++) {
+		double x, y;
+
+		if (it->kind == BB_DRAW_RECT) {
+			double u = (k == 1 || k == 2 ? 0.5 : -0.5) * it->w;
+			double v = (k >= 2 ? 0.5 : -0.5) * it->h;
+
+			x = it->m.a * u + it->m.c * v + it->m.tx;
+			y = it->m.b * u + it->m.d * v + it->m.ty;
+		} else {
+			x = it->verts[k].x;
+			y = it->verts[k].y;
+		}
+		cairo_user_to_device(cr, &x, &y);
+		if (!isfinite(x) || !isfinite(y))
+			return 0;
+		x0 = fmin(x0, x);
+		y0 = fmin(y0, y);
+		x1 = fmax(x1, x);
+		y1 = fmax(y1, y);
+	}
+	x0 = fmax(0, floor(x0) - 2);
+	y0 = fmax(0, floor(y0) - 2);
+	x1 = fmin(cairo_image_surface_get_width(target), ceil(x1) + 2);
+	y1 = fmin(cairo_image_surface_get_height(target), ceil(y1) + 2);
+	if (!(x1 > x0 && y1 > y0))
+		return 0;
+	box[0] = (int)x0;
+	box[1] = (int)y0;
+	box[2] = (int)(x1 - x0);
+	box[3] = (int)(y1 - y0);
+	return 1;
+}
+
+/* dst.rgb -= src.rgb (premultiplied, clamped at 0); dst alpha unchanged. */
+static void subtract_pixels(cairo_surface_t *dst, cairo_surface_t *src,
+                            const int box[4])
+{
+	unsigned char *dd = cairo_image_surface_get_data(dst);
+	unsigned char *sd = cairo_image_surface_get_data(src);
+	int ds = cairo_image_surface_get_stride(dst);
+	int ss = cairo_image_surface_get_stride(src), x, y, c;
+
+	for (y = 0; y < box[3]; y++) {
+		uint32_t *drow = (uint32_t *)(dd + (size_t)(y + box[1]) * ds) + box[0];
+		const uint32_t *srow = (const uint32_t *)(sd + (size_t)y * ss);
+
+		for (x = 0; x < box[2]; x++) {
+			uint32_t d = drow[x], sp = srow[x], o = d & 0xff000000u;
+
+			for (c = 0; c < 24; c += 8) {
+				int v = (int)((d >> c) & 255) - (int)((sp >> c) & 255);
+
+				o |= (uint32_t)(v > 0 ? v : 0) << c;
+			}
+			drow[x] = o;
+		}
+	}
+}
+
+/* Subtractive blending (cairo has no such operator): the item is drawn
+ * over transparency in a layer, whose colour is then taken away from the
+ * canvas under it, clamped at black; the canvas' alpha is kept. */
+static bb_status draw_subtract(bb_renderer *r, cairo_t *cr,
+                               const bb_draw_item *it, bb_error *err)
+{
+	cairo_surface_t *target = cairo_get_target(cr), *tmp;
+	cairo_matrix_t m, shift;
+	cairo_t *tc;
+	bb_status s;
+	int box[4];
+
+	if (!device_box(cr, it, box))
+		return BB_OK;
+	tmp = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, box[2], box[3]);
+	tc = cairo_create(tmp);
+	cairo_get_matrix(cr, &m);
+	cairo_matrix_init_translate(&shift, -box[0], -box[1]);
+	cairo_matrix_multiply(&m, &m, &shift);
+	cairo_set_matrix(tc, &m);
+	cairo_set_antialias(tc, cairo_get_antialias(cr));
+	cairo_set_operator(tc, CAIRO_OPERATOR_OVER);
+	s = draw_item(r, tc, it, err);
+	if (s == BB_OK && cairo_status(tc) != CAIRO_STATUS_SUCCESS)
+		s = bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "cairo: %s",
+		                 cairo_status_to_string(cairo_status(tc)));
+	cairo_destroy(tc);
+	if (s == BB_OK) {
+		cairo_surface_flush(tmp);
+		cairo_surface_flush(target);
+		subtract_pixels(target, tmp, box);
+		cairo_surface_mark_dirty_rectangle(target, box[0], box[1], box[2],
+		                                   box[3]);
+	}
+	cairo_surface_destroy(tmp);
+	return s;
+}
+
 bb_status bb_render(bb_renderer *r, const bb_drawlist *dl, const bb_view *view,
                     bb_image *out, bb_error *err)
 {
@@ -190,10 +341,10 @@ bb_status bb_render(bb_renderer *r, const bb_drawlist *dl, const bb_view *view,
 		const bb_draw_item *it = &dl->items[i];
 
 		cairo_set_operator(cr, bb__blend_op(it->blend));
-		if (it->kind == BB_DRAW_RECT)
-			draw_rect(cr, it);
+		if (it->blend == BB_BLEND_SUBTRACT)
+			s = draw_subtract(r, cr, it, err);
 		else
-			s = bb__draw_textured(r, cr, it, err);
+			s = draw_item(r, cr, it, err);
 	}
 	if (s == BB_OK && cairo_status(cr) != CAIRO_STATUS_SUCCESS)
 		s = bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "cairo: %s",

@@ -28,6 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lo.max_file_bytes = 1 << 20;
 	lo.max_bones = 512;
 	lo.max_keys = 20000;
+	lo.placeholder = 1;    /* images the input names are never beside it */
 	if (bb_model_load_buffer(data, size, "fuzz.json", &lo, &m, &err) != BB_OK)
 		return 0;
 	if (bb_pose_new(m, bb_model_default_armature(m), &p, &err) == BB_OK) {

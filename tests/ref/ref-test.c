@@ -90,6 +90,18 @@ static const struct ref_case cases[] = {
 	{ "db-mesh-wave-0", MESH, "wave", 0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.2, 125, 220) },
 	{ "db-mesh-wave-12", MESH, "wave", 12 / 24.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.2, 125, 220) },
 	{ "db-mesh-ripple-4", MESH, "ripple", 4 / 24.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.2, 125, 220) },
+	/* SSAJSON: demo_fx frame k shows alpha blend k % 4 over a backdrop, a
+	 * deformed quad and vertex colours with colour blend k % 4; demo_walk:
+	 * flips, pivots, scale, opacity, additive glow */
+#define SSA "samples/ssajson/demo.json"
+	{ "ssa-fx-0-mix", SSA, "demo_fx", 0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.8, 120, 120) },
+	{ "ssa-fx-1-multiply", SSA, "demo_fx", 1 / 10.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.8, 120, 120) },
+	{ "ssa-fx-2-add", SSA, "demo_fx", 2 / 10.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.8, 120, 120) },
+	{ "ssa-fx-3-subtract", SSA, "demo_fx", 3 / 10.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.8, 120, 120) },
+	{ "ssa-fx-4-deform", SSA, "demo_fx", 4 / 10.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.8, 120, 120) },
+	{ "ssa-fx-5-absent", SSA, "demo_fx", 5 / 10.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.8, 120, 120) },
+	{ "ssa-walk-0", SSA, "demo_walk", 0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(2, 120, 200) },
+	{ "ssa-walk-3", SSA, "demo_walk", 3 / 12.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(2, 120, 200) },
 };
 
 enum { W = 240, HGT = 240 };

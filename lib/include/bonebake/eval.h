@@ -44,6 +44,16 @@ typedef enum bb_draw_kind {
 	BB_DRAW_MESH        /* triangles over vertices with texture coords */
 } bb_draw_kind;
 
+/* How per-vertex colours C (rate = C.a) combine with the texel P:
+ * MIX P·(1-rate) + C·rate, MULTIPLY P·(1-rate) + P·C·rate, ADD P + C·rate,
+ * SUBTRACT P - C·rate (rgb, clamped); alpha stays P's. */
+typedef enum bb_vcolor_blend {
+	BB_VCOLOR_MIX = 0,
+	BB_VCOLOR_MULTIPLY,
+	BB_VCOLOR_ADD,
+	BB_VCOLOR_SUBTRACT
+} bb_vcolor_blend;
+
 typedef struct bb_draw_item {
 	bb_draw_kind kind;
 	int slot;                /* source slot, -1 for overlay markers */
@@ -62,6 +72,9 @@ typedef struct bb_draw_item {
 	int nindices;            /* MESH: 3 per triangle; QUAD: 0 */
 	const int *indices;
 	const bb_rgba *vcolors;  /* optional per-vertex colours, or NULL */
+	bb_vcolor_blend vcolor_blend;  /* how vcolors combine with the texture */
+	int outline;             /* QUAD/MESH: a stand-in for a missing image,
+	                            drawn as a 1-px outline of its shape */
 } bb_draw_item;
 
 typedef struct bb_drawlist {

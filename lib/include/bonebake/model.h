@@ -22,6 +22,8 @@ typedef struct bb_load_options {
 	int max_keys;            /* [1000000] keys per animation */
 	const char *atlas_path;  /* texture atlas to use instead of the default */
 	const char *format;      /* force a loader by name (NULL: sniff) */
+	int placeholder;         /* [0] 1: a missing image becomes a transparent
+	                            stand-in drawn as outlined boxes (warning) */
 } bb_load_options;
 
 /* Loads `path` into a new model (free with bb_model_free).  Fails with
@@ -70,6 +72,11 @@ typedef struct bb_anim_info {
 	int loop;             /* 1: wraps; 0: plays once and holds/stops */
 	bb_anim_layer layer;  /* default layer */
 	int timelines, keys;
+	double fps;           /* the animation's frame rate (its own, else the
+	                         armature's) */
+	int has_stage;        /* the format defines a canvas (SSAJSON):     */
+	double stage_w, stage_h;   /* its size and                          */
+	double stage_x, stage_y;   /* the pixel of the figure origin in it  */
 } bb_anim_info;
 
 int bb_model_anim_count(const bb_model *m, int armature);
