@@ -70,6 +70,7 @@ static void write_events(FILE *out, const fig_job *j)
 		bb_model_event(f->model, f->armature, j->plan.anim, i, &e);
 		fprintf(out, "%s\n    { \"name\": ", i ? "," : "");
 		cli_json_string(out, e.name);
+		e.time = fig_anim_to_figure_time(&j->plan, e.time);
 		fprintf(out, ", \"kind\": \"%s\", \"time\": %.17g, \"frame\": %ld", e.kind,
 		        e.time, event_frame(&j->plan, e.time));
 		if (e.data) {

@@ -97,7 +97,7 @@ static int describe(struct sheet_run *r)
 			bb_event_info ev;
 
 			bb_model_event(jb->fig.model, jb->fig.armature, jb->plan.anim, e, &ev);
-			r->events[j][e].time = ev.time;
+			r->events[j][e].time = fig_anim_to_figure_time(&jb->plan, ev.time);
 			r->events[j][e].name = ev.name;
 		}
 		r->anims[j].events = r->events[j];

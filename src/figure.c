@@ -14,7 +14,7 @@ enum {
 	O_ARMATURE = FIG_OPT_BASE, O_SKIN, O_DIRECTION, O_ANIM, O_ALL, O_FPS,
 	O_SCALE, O_SIZE, O_ORIGIN, O_PAD, O_BG, O_BONES, O_FLIP, O_OVERLAY,
 	O_FACE, O_SET, O_JOBS, O_QUIET, O_ATLAS, O_LOOP, O_ONCE, O_CANVAS,
-	O_PLACEHOLDER
+	O_PLACEHOLDER, O_MODEL3D, O_ASSETS, O_VIEW, O_PPU, O_DURATION
 };
 
 const struct option fig_options[] = {
@@ -41,6 +41,11 @@ const struct option fig_options[] = {
 	{ "once", no_argument, NULL, O_ONCE },
 	{ "canvas", required_argument, NULL, O_CANVAS },
 	{ "placeholder", no_argument, NULL, O_PLACEHOLDER },
+	{ "model", required_argument, NULL, O_MODEL3D },
+	{ "assets", required_argument, NULL, O_ASSETS },
+	{ "view", required_argument, NULL, O_VIEW },
+	{ "pixels-per-unit", required_argument, NULL, O_PPU },
+	{ "duration", required_argument, NULL, O_DURATION },
 };
 const int fig_noptions = sizeof fig_options / sizeof fig_options[0];
 
@@ -58,10 +63,17 @@ const char fig_help[] =
 	"  --bones              draw bones and joints on top\n"
 	"  --atlas FILE         texture atlas to use instead of the default\n"
 	"  --placeholder        draw missing images as outlined boxes (SSAJSON)\n"
+	"  --model FILE         block model a joint file animates (Forge; default:\n"
+	"                       assets/<mod>/models/... beside armatures/...)\n"
+	"  --assets DIR         resource folder for parent models and textures\n"
+	"  --view front|back|left|right|top|iso\n"
+	"                       how 3D models are seen (default iso)\n"
+	"  --pixels-per-unit N  pixels per 3D model unit (default 8)\n"
 	"Sampling and canvas:\n"
 	"  --loop, --once       play the animation looping / once, whatever the\n"
 	"                       file says (frame count and end pose follow)\n"
 	"  --fps N              frames per second (default: the file's, 30)\n"
+	"  --duration S         one animation cycle stretched over S seconds\n"
 	"  --scale S            pixels per unit (default 1)\n"
 	"  --pad N              pixels around the union of all frames' bounds (2)\n"
 	"  --size WxH --origin X,Y\n"
@@ -108,6 +120,22 @@ static int parse_layer(const char *arg, char *buf, size_t size,
 	}
 	*name = buf;
 	return 1;
+}
+
+static int parse_view(fig_opts *o, const char *arg, const char *cmd)
+{
+	static const char *const names[] = { "iso", "front", "back", "left",
+	                                     "right", "top" };
+	int i;
+
+	for (i = 0; i < 6; i++)
+		if (strcmp(arg, names[i]) == 0) {
+			o->view3d.kind = (bb_view3d_kind)i;
+			return 1;
+		}
+	cli_usage_error(cmd, "--view takes front, back, left, right, top or iso, "
+	                "not '%s'", arg);
+	return -1;
 }
 
 int fig_parse(fig_opts *o, int id, const char *arg, const char *cmd)
@@ -208,6 +236,25 @@ int fig_parse(fig_opts *o, int id, const char *arg, const char *cmd)
 		o->canvas_native = strcmp(arg, "native") == 0;
 		return 1;
 	case O_PLACEHOLDER: o->placeholder = 1; return 1;
+	case O_MODEL3D: o->model3d = arg; return 1;
+	case O_ASSETS: o->assets = arg; return 1;
+	case O_VIEW: return parse_view(o, arg, cmd);
+	case O_PPU:
+		if (!cli_parse_double(arg, &o->view3d.pixels_per_unit) ||
+		    o->view3d.pixels_per_unit <= 0 || o->view3d.pixels_per_unit > 1000) {
+			cli_usage_error(cmd, "--pixels-per-unit takes a number in (0, 1000], "
+			                "not '%s'", arg);
+			return -1;
+		}
+		return 1;
+	case O_DURATION:
+		if (!cli_parse_double(arg, &o->duration) || o->duration <= 0 ||
+		    o->duration > 3600) {
+			cli_usage_error(cmd, "--duration takes seconds in (0, 3600], not '%s'",
+			                arg);
+			return -1;
+		}
+		return 1;
 	case O_LOOP: o->loop_mode = 1; return 1;
 	case O_ONCE: o->loop_mode = 2; return 1;
 	}
@@ -295,6 +342,8 @@ int figure_select(figure *f, const fig_opts *o, int armature, const char *path)
 	f->eval.flip = o->flip;
 	f->loop_mode = o->loop_mode;
 	f->eval.show_bones = o->bones;
+	f->eval.view3d = o->view3d;
+	f->duration = o->duration;
 	if (o->skin) {
 		f->eval.skin = bb_model_find_skin(f->model, f->armature, o->skin);
 		if (f->eval.skin < 0) {
@@ -338,6 +387,8 @@ int figure_load(figure *f, const fig_opts *o, const char *path, const char *cmd)
 	f->overlay_anim = f->face_anim = f->mask = -1;
 	lo.atlas_path = o->atlas;
 	lo.placeholder = o->placeholder;
+	lo.model_path = o->model3d;
+	lo.assets_dir = o->assets;
 	s = bb_model_load(path, &lo, &f->model, &err);
 	if (s != BB_OK)
 		return cli_fail(&err);
@@ -375,14 +426,23 @@ void figure_free(figure *f)
 
 int figure_tracks(const figure *f, int anim, bb_track *tracks)
 {
+	bb_anim_info ai;
 	int n = 0;
 
-	tracks[n++] = (bb_track){ anim, 0, -1, 0, f->loop_mode };
+	bb_model_anim_info(f->model, f->armature, anim, &ai);
+	tracks[n++] = (bb_track){ anim, 0, -1, 0, f->loop_mode,
+	                          f->duration > 0 && ai.duration > 0
+	                          ? ai.duration / f->duration : 0 };
 	if (f->overlay_anim >= 0)
-		tracks[n++] = (bb_track){ f->overlay_anim, 0, f->mask, 1, 0 };
+		tracks[n++] = (bb_track){ f->overlay_anim, 0, f->mask, 1, 0, 0 };
 	if (f->face_anim >= 0)
-		tracks[n++] = (bb_track){ f->face_anim, 0, -1, 1, 0 };
+		tracks[n++] = (bb_track){ f->face_anim, 0, -1, 1, 0, 0 };
 	return n;
+}
+
+double fig_anim_to_figure_time(const fig_anim *fa, double t)
+{
+	return fa->speed > 0 ? t / fa->speed : t;
 }
 
 double fig_frame_time(const fig_anim *fa, long i)
@@ -446,6 +506,12 @@ int figure_plan(const figure *f, const fig_opts *o, int anim, fig_anim *fa)
 	fa->fps = o->fps > 0 ? o->fps : fa->info.fps > 0 ? fa->info.fps : f->fps;
 	if (f->loop_mode)
 		fa->info.loop = f->loop_mode == 1;
+	fa->speed = 1;
+	if (o->duration > 0 && fa->info.duration > 0) {
+		/* --duration: one cycle over that many seconds */
+		fa->speed = fa->info.duration / o->duration;
+		fa->info.duration = o->duration;
+	}
 	fa->frames = bb_frame_count(fa->info.duration, fa->fps, fa->info.loop);
 	if (fa->frames > 100000) {
 		fprintf(stderr, "bonebake: animation \"%s\": %ld frames exceed the "

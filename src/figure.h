@@ -36,6 +36,11 @@ typedef struct fig_opts {
 	int loop_mode;              /* --loop 1, --once 2, else 0 */
 	int canvas_native;          /* --canvas native: the format's own stage */
 	int placeholder;            /* --placeholder: missing images as boxes */
+	const char *model3d;        /* --model: block model a joint file moves */
+	const char *assets;         /* --assets: resource folder */
+	bb_view3d view3d;           /* --view, --pixels-per-unit */
+	double duration;            /* --duration: seconds per animation cycle
+	                               (0: the animation's own) */
 	char overlay_buf[256], face_buf[256];
 } fig_opts;
 
@@ -61,6 +66,7 @@ typedef struct figure {
 	bb_eval_options eval;
 	int overlay_anim, face_anim, mask;
 	int loop_mode;
+	double duration;            /* --duration, 0: none */
 	int anims[FIG_MAX_ANIMS];   /* the animations to render, in order */
 	int nanims;
 } figure;
@@ -85,6 +91,7 @@ typedef struct fig_anim {
 	double fps;
 	int width, height;          /* canvas */
 	bb_view view;
+	double speed;               /* animation s per figure s (--duration) */
 } fig_anim;
 
 /* Computes frame count and canvas (union of all frames' bounds + pad, or
@@ -111,6 +118,9 @@ typedef struct fig_job {
  * them) into a new array (free it).  Returns an exit code. */
 int figure_plan_jobs(figure *base, const fig_opts *o, const char *path,
                      fig_job **out, int *njobs);
+
+/* Figure time (s) at which animation time t (s) plays (--duration). */
+double fig_anim_to_figure_time(const fig_anim *fa, double t);
 
 /* Time of frame i (derived from the integer index, never accumulated). */
 double fig_frame_time(const fig_anim *fa, long i);

@@ -61,3 +61,11 @@ tests_unit_check_ssajson_CFLAGS = $(CHECK_TEST_CFLAGS)
 tests_unit_check_ssajson_LDADD = $(CHECK_TEST_LIBS)
 TESTS += tests/unit/check-ssajson tests/cli/ssajson.sh
 EXTRA_DIST += tests/cli/ssajson.sh
+
+# Forge armatures: unit tests, CLI tests, the corpus in every view
+check_PROGRAMS += tests/unit/check-forge
+tests_unit_check_forge_SOURCES = tests/unit/check-forge.c
+tests_unit_check_forge_CFLAGS = $(CHECK_TEST_CFLAGS)
+tests_unit_check_forge_LDADD = $(CHECK_TEST_LIBS)
+TESTS += tests/unit/check-forge tests/cli/forge.sh tests/oracle/forge-corpus.sh
+EXTRA_DIST += tests/cli/forge.sh tests/oracle/forge-corpus.sh

@@ -7,6 +7,7 @@
 
 #include "core/util.h"
 #include "eval/pose.h"
+#include "eval/solid.h"
 
 static bb_status nomem(bb_error *err)
 {
@@ -40,6 +41,12 @@ static bb_draw_item *push(bb_pose *p, size_t nverts, bb_vec2 **verts,
 	p->nv += 2 * nverts;
 	p->nitems++;
 	return it;
+}
+
+bb_draw_item *bb__drawlist_push(bb_pose *p, size_t nverts, bb_vec2 **verts,
+                                bb_vec2 **uvs)
+{
+	return push(p, nverts, verts, uvs);
 }
 
 /* Mesh vertices in world space: weighted (sum over influences of
@@ -277,6 +284,8 @@ bb_status bb__build_drawlist(bb_pose *p, const bb_eval_options *o, bb_error *err
 		if (s != BB_OK)
 			return s;
 	}
+	if (a->solid && (s = bb__solid_emit(p, o, err)) != BB_OK)
+		return s;
 	if (o->show_bones && (s = bone_markers(p, err)) != BB_OK)
 		return s;
 	for (k = 0; k < p->nitems; k++) {

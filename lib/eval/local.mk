@@ -6,5 +6,7 @@ lib_libbonebake_core_la_SOURCES += \
 	lib/eval/tween.h \
 	lib/eval/pose.c \
 	lib/eval/world.c \
-	lib/eval/drawlist.c
+	lib/eval/drawlist.c \
+	lib/eval/solid.c \
+	lib/eval/solid.h
 bonebakeinclude_HEADERS += lib/include/bonebake/eval.h

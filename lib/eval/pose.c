@@ -8,6 +8,7 @@
 #include "core/util.h"
 #include "eval/eval.h"
 #include "eval/pose.h"
+#include "eval/solid.h"
 
 /* Largest key stride and per-slot deform sizes of an armature: room for
  * the largest mesh of the slot and the largest deform timeline aimed at it. */
@@ -85,6 +86,8 @@ static bb_status pose_new(const bb_model *m, int armature, int depth,
 	p->vcolor_blend = bb__calloc(ns, sizeof *p->vcolor_blend);
 	p->ik_weight = bb__calloc((size_t)a->niks, sizeof *p->ik_weight);
 	p->ik_bend = bb__calloc((size_t)a->niks, sizeof *p->ik_bend);
+	p->jvars = bb__calloc(a->solid ? (size_t)a->solid->njoints * BB_JV_COUNT : 0,
+	                      sizeof *p->jvars);
 	if (p->deform_off) {
 		ndeform = deform_layout(a, p->deform_off, &max_stride);
 		p->deform = bb__calloc(ndeform, sizeof *p->deform);
@@ -94,6 +97,7 @@ static bb_status pose_new(const bb_model *m, int armature, int depth,
 	    !p->display || !p->color || !p->order || !p->deform_off ||
 	    !p->deform_disp || !p->child || !p->ik_weight || !p->ik_bend ||
 	    !p->vcolor || !p->vcolor_blend ||
+	    !p->jvars ||
 	    !p->deform || !p->scratch) {
 		bb_pose_free(p);
 		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
@@ -133,6 +137,8 @@ void bb_pose_free(bb_pose *p)
 	free(p->scratch);
 	free(p->ik_weight);
 	free(p->ik_bend);
+	free(p->jvars);
+	bb__solid_work_free(p->solid_work);
 	free(p->items);
 	free(p->voff);
 	free(p->vbuf);
@@ -158,6 +164,7 @@ static void reset(bb_pose *p, const bb_eval_options *o)
 	}
 	for (i = 0; o && i < o->n_overrides; i++)
 		p->display[o->overrides[i].slot] = o->overrides[i].display;
+	bb__solid_reset(p);
 	p->figure_sx = 1;
 	p->order_set = 0;
 }
@@ -211,6 +218,8 @@ static int in_mask(const bb_pose *p, int mask, const bb_timeline *t)
 		return 0;
 	case BB_TL_DRAW_ORDER:
 		return 0;          /* a partial layer never reorders the figure */
+	case BB_TL_JOINT:
+		return 1;          /* solid joints are not bones: never masked */
 	}
 	return 0;
 }
@@ -268,6 +277,9 @@ static void apply_timeline(bb_pose *p, const bb_anim *an, const bb_timeline *t,
 		for (i = 0; i < 4; i++)
 			p->vcolor[4 * t->index + i] = (bb_rgba){ v[1 + 4 * i], v[2 + 4 * i],
 			                                         v[3 + 4 * i], v[4 + 4 * i] };
+		break;
+	case BB_TL_JOINT:
+		bb__solid_set(p, t->index, t->jvar, bb__solid_sample(an, t, time));
 		break;
 	}
 }
@@ -343,7 +355,7 @@ bb_status bb__pose_eval_nested(bb_pose *p, int anim, double time,
                                bb_affine fig, bb_error *err)
 {
 	static const bb_eval_options defaults;
-	bb_track tr = { anim, 0, -1, 0, 0 };
+	bb_track tr = { anim, 0, -1, 0, 0, 0 };
 
 	reset(p, NULL);
 	if (anim >= 0 && anim < p->a->nanims)

@@ -37,6 +37,8 @@ struct bb_pose {
 	double *ik_weight;      /* per IK constraint */
 	int *ik_bend;
 	bb_pose **child;        /* per slot: pose of a nested armature, lazily */
+	double *jvars;          /* per solid joint: BB_JV_COUNT variables */
+	struct bb__solid_work *solid_work;  /* solid.c's scratch, lazily */
 	/* draw list storage, reused frame to frame */
 	bb_draw_item *items;
 	size_t nitems, items_cap;
@@ -61,6 +63,11 @@ bb_status bb__pose_eval_nested(bb_pose *p, int anim, double time,
 /* The nested pose of `slot` showing `armature`, created on first use. */
 bb_status bb__child_pose(bb_pose *p, int slot, int armature, bb_pose **out,
                          bb_error *err);
+
+/* Appends a draw item with room for nverts vertices and uvs (*verts,
+ * *uvs); NULL when out of memory. */
+bb_draw_item *bb__drawlist_push(bb_pose *p, size_t nverts, bb_vec2 **verts,
+                                bb_vec2 **uvs);
 
 /* Builds p->dl from the evaluated pose. */
 bb_status bb__build_drawlist(bb_pose *p, const bb_eval_options *o, bb_error *err);

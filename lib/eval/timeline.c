@@ -17,6 +17,8 @@ double bb__ease(const bb_anim *an, const bb_interp *ip, double p)
 		return 0;
 	case BB_INTERP_LINEAR:
 		return p;
+	case BB_INTERP_NEAREST:
+		return p < 0.5 ? 0 : 1;
 	case BB_INTERP_QUAD_IN:
 		base = p * p;
 		return (base - p) * ip->param + p;
@@ -105,7 +107,8 @@ int bb__track_loops(const bb_anim *an, const bb_track *tr)
 int bb__track_time(const bb_anim *an, const bb_track *tr, double t,
                    double *local)
 {
-	double lt = t - tr->start, d = an->duration;
+	double lt = (t - tr->start) * (tr->speed > 0 ? tr->speed : 1);
+	double d = an->duration;
 
 	if (lt < 0) {
 		if (tr->transient)

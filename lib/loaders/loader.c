@@ -11,6 +11,7 @@ static const bb__loader loaders[] = {
 	{ "bonebake-skeleton", bb__sniff_native, bb__load_native },
 	{ "dragonbones", bb__sniff_dragonbones, bb__load_dragonbones },
 	{ "ssajson", bb__sniff_ssajson, bb__load_ssajson },
+	{ "forge", bb__sniff_forge, bb__load_forge },
 	{ "cocos-json", bb__sniff_cocos_json, bb__load_cocos_json },
 	{ "cocos-xml", bb__sniff_cocos_xml, bb__load_cocos_xml },
 };

@@ -28,6 +28,8 @@ int bb__sniff_dragonbones(const char *data, size_t size, const char *path);
 bb_status bb__load_ssajson(const bb__load_ctx *ctx, bb_model **out,
                            bb_error *err);
 int bb__sniff_ssajson(const char *data, size_t size, const char *path);
+bb_status bb__load_forge(const bb__load_ctx *ctx, bb_model **out, bb_error *err);
+int bb__sniff_forge(const char *data, size_t size, const char *path);
 /* Cocos Studio ExportJson and armature XML (cocos.c, cocos-xml.c). */
 bb_status bb__load_cocos_json(const bb__load_ctx *ctx, bb_model **out,
                               bb_error *err);

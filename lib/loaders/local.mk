@@ -13,6 +13,9 @@ lib_libbonebake_core_la_SOURCES += \
 	lib/loaders/ssajson.c \
 	lib/loaders/ssajson.h \
 	lib/loaders/ssajson-build.c \
+	lib/loaders/forge.c \
+	lib/loaders/forge-model.c \
+	lib/loaders/forge.h \
 	lib/loaders/xml.c \
 	lib/loaders/xml.h \
 	lib/loaders/plist.c \

@@ -202,6 +202,7 @@ static void free_armature(bb_armature *a)
 	for (i = 0; i < a->niks; i++)
 		free(a->iks[i].name);
 	free(a->iks);
+	bb__solid_free(a->solid);
 }
 
 void bb_model_free(bb_model *m)
@@ -502,6 +503,9 @@ static int timeline_ok(const bb_armature *a, const bb_timeline *t)
 			    t->values[k * 17] != (int)t->values[k * 17])
 				return 0;
 		return 1;
+	case BB_TL_JOINT:
+		return a->solid && t->index >= 0 && t->index < a->solid->njoints &&
+		       t->stride == 1 && t->jvar >= 0 && t->jvar < BB_JV_COUNT;
 	}
 	return 0;
 }
@@ -622,6 +626,8 @@ bb_status bb__model_validate(const bb_model *m, const char *file, bb_error *err)
 		}
 		if (a->nanims > 0 && (a->default_anim < 0 || a->default_anim >= a->nanims))
 			return bad(err, file, "default animation", a->default_anim);
+		if (a->solid && !bb__solid_valid(a->solid, m))
+			return bad(err, file, "solid of armature", i);
 		for (j = 0; j < a->nanims; j++) {
 			bb_status s = validate_anim(a, &a->anims[j], file, err);
 

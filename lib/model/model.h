@@ -125,9 +125,11 @@ typedef enum bb_tl_target {
 	                          TL TR BR BL in display space */
 	BB_TL_IK,              /* index = IK constraint; prop X: weight,
 	                          prop Y: bendPositive (stepped) */
-	BB_TL_VERTEX_COLOR     /* index = slot; stride 17: a bb_vcolor_blend,
+	BB_TL_VERTEX_COLOR,    /* index = slot; stride 17: a bb_vcolor_blend,
 	                          then TL TR BR BL corner colours r g b a
 	                          (0..1; a = the blend rate) of image displays */
+	BB_TL_JOINT            /* index = solid joint, jvar = the variable;
+	                          1 value per key (see bb_solid) */
 } bb_tl_target;
 
 /* BB_TL_DEFORM.display: the offsets follow the slot's image display. */
@@ -158,6 +160,8 @@ typedef enum bb_interp_kind {
 	BB_INTERP_QUAD_OUT,
 	BB_INTERP_SINE_IN_OUT,
 	BB_INTERP_TABLE,       /* piecewise-linear table (sampled curve) */
+	BB_INTERP_NEAREST,     /* the nearer key: this one below p = 0.5,
+	                          the next from 0.5 on */
 	BB_INTERP_TWEEN        /* Cocos tween table (eval/tween.h): param = the
 	                          twE index; table/ntable: the key's twEP
 	                          parameters in the anim's table pool */
@@ -186,6 +190,7 @@ typedef struct bb_timeline {
 	double *times;         /* seconds, non-decreasing */
 	double *values;        /* nkeys * stride */
 	bb_interp *interp;     /* per key (towards the next key) */
+	int jvar;              /* BB_TL_JOINT: a bb_joint_var */
 } bb_timeline;
 
 typedef enum bb_event_kind {
@@ -229,6 +234,85 @@ typedef struct bb_ik {
 	double weight;
 } bb_ik;
 
+/* ---- solids: 3D cuboids moved by joints, projected to the draw list ----
+ *
+ * Model units, right-handed: +x east, +y up, +z south.  An element is a
+ * box from..to with an optional rotation of its own about one axis, and up
+ * to six faces.  Joints have no parent: each joint's transform is absolute
+ * (J(p) = O + offset + R(axis, angle) S (p - O), O = the pivot), and an
+ * element listed by several joints takes the weighted average of their
+ * matrices, joints at identity left out.  Joint variables are animated by
+ * BB_TL_JOINT timelines with one key per sample spread over one cycle of
+ * the animation: a looping animation's n keys at i/n (the last
+ * interpolating back to the first), a non-looping one's at i/(n-1); the
+ * cycle fraction is always wrapped into [0, 1).  ANGLE interpolates along
+ * the shorter arc. */
+typedef enum bb_face_dir {
+	BB_FACE_DOWN = 0,      /* -y */
+	BB_FACE_UP,            /* +y */
+	BB_FACE_NORTH,         /* -z */
+	BB_FACE_SOUTH,         /* +z */
+	BB_FACE_WEST,          /* -x */
+	BB_FACE_EAST,          /* +x */
+	BB_FACE_COUNT
+} bb_face_dir;
+
+typedef enum bb_joint_var {
+	BB_JV_OFFSET_X = 0,    /* model units */
+	BB_JV_OFFSET_Y,
+	BB_JV_OFFSET_Z,
+	BB_JV_AXIS_X,          /* rotation axis, any length; zero: no rotation */
+	BB_JV_AXIS_Y,
+	BB_JV_AXIS_Z,
+	BB_JV_ANGLE,           /* degrees, right-hand rule about the axis */
+	BB_JV_SCALE,           /* sets all three scales */
+	BB_JV_SCALE_X,
+	BB_JV_SCALE_Y,
+	BB_JV_SCALE_Z,
+	BB_JV_ORIGIN_X,        /* pivot, model units */
+	BB_JV_ORIGIN_Y,
+	BB_JV_ORIGIN_Z,
+	BB_JV_COUNT
+} bb_joint_var;
+
+typedef struct bb_solid_face {
+	int present;
+	int texture;           /* model texture index, or -1: flat `color` */
+	bb_rgba color;         /* fill when texture < 0 */
+	double uv[4];          /* u1 v1 u2 v2, texture pixels */
+	int rotation;          /* 0, 90, 180, 270: UV rotation */
+} bb_solid_face;
+
+typedef struct bb_solid_elem {
+	double from[3], to[3];
+	int rotated;           /* element rotation present */
+	int rot_axis;          /* 0 x, 1 y, 2 z */
+	double rot_angle;      /* degrees */
+	double rot_origin[3];
+	double rot_scale[3];   /* applied after the rotation, about the
+	                          origin (1 1 1 unless the element rescales) */
+	int shade;             /* directional light on the faces */
+	bb_solid_face faces[BB_FACE_COUNT];
+} bb_solid_elem;
+
+typedef struct bb_solid_joint {
+	char *name;
+	double origin[3];      /* pivot while no ORIGIN variable is set */
+} bb_solid_joint;
+
+typedef struct bb_solid_weight {
+	int joint, elem;
+	double weight;
+} bb_solid_weight;
+
+typedef struct bb_solid {
+	int nelems, njoints, nweights;
+	bb_solid_elem *elems;
+	bb_solid_joint *joints;
+	bb_solid_weight *weights;
+	double centre[3];      /* model point drawn at the figure origin */
+} bb_solid;
+
 typedef struct bb_armature {
 	char *name;
 	double fps;
@@ -242,6 +326,7 @@ typedef struct bb_armature {
 	int niks;
 	bb_ik *iks;
 	int default_anim;      /* the armature's own default animation, -1 */
+	bb_solid *solid;       /* 3D cuboids drawn after the slots, or NULL */
 } bb_armature;
 
 struct bb_model {
@@ -270,6 +355,11 @@ int bb__model_find_texture(const bb_model *m, const char *name);
 /* Checks every index and count in the model; returns BB_ERR_INTERNAL
  * (a loader bug) naming `file` when something is out of range. */
 bb_status bb__model_validate(const bb_model *m, const char *file, bb_error *err);
+
+/* Frees a solid (NULL-safe).  bb__solid_valid: 1 when every index and
+ * count of s (and of `nanims` timelines' joints) is in range. */
+void bb__solid_free(bb_solid *s);
+int bb__solid_valid(const bb_solid *s, const bb_model *m);
 
 /* Matrix of a local transform. */
 bb_affine bb__xform_matrix(const bb_xform *x);

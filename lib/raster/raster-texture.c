@@ -393,6 +393,36 @@ static bb_status draw_layered(cairo_t *cr, cairo_surface_t *sub,
 	return BB_OK;
 }
 
+/* An item without a texture: its shape filled with `fill` through the
+ * colour transform (one antialiased fill, triangles of a mesh together). */
+static void draw_flat(cairo_t *cr, const bb_draw_item *it)
+{
+	const bb_color_xform *c = &it->color;
+	double a = clamp01(it->fill.a * c->mul.a + c->add.a);
+	int k, t;
+
+	if (a <= 0)
+		return;
+	if (it->kind == BB_DRAW_QUAD && it->nverts == 4) {
+		cairo_move_to(cr, it->verts[0].x, it->verts[0].y);
+		for (k = 1; k < 4; k++)
+			cairo_line_to(cr, it->verts[k].x, it->verts[k].y);
+		cairo_close_path(cr);
+	}
+	for (t = 0; it->kind == BB_DRAW_MESH && t + 2 < it->nindices; t += 3) {
+		cairo_move_to(cr, it->verts[it->indices[t]].x, it->verts[it->indices[t]].y);
+		for (k = 1; k < 3; k++)
+			cairo_line_to(cr, it->verts[it->indices[t + k]].x,
+			              it->verts[it->indices[t + k]].y);
+		cairo_close_path(cr);
+	}
+	cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING);
+	cairo_set_source_rgba(cr, clamp01(it->fill.r * c->mul.r + c->add.r),
+	                      clamp01(it->fill.g * c->mul.g + c->add.g),
+	                      clamp01(it->fill.b * c->mul.b + c->add.b), a);
+	cairo_fill(cr);
+}
+
 bb_status bb__draw_textured(bb_renderer *r, cairo_t *cr, const bb_draw_item *it,
                             bb_error *err)
 {
@@ -401,6 +431,10 @@ bb_status bb__draw_textured(bb_renderer *r, cairo_t *cr, const bb_draw_item *it,
 	double ox = 0, oy = 0;
 	bb_status s = BB_OK;
 
+	if (!it->texture && it->nverts > 0) {
+		draw_flat(cr, it);
+		return BB_OK;
+	}
 	if (!it->texture || it->nverts <= 0 ||
 	    (it->kind == BB_DRAW_QUAD && it->nverts != 4))
 		return BB_OK;

@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		n = bb_model_anim_count(m, bb_model_default_armature(m));
 		for (a = 0; a < n && a < 16; a++) {
 			bb_anim_info ai;
-			bb_track tr = { a, 0, -1, 0, 0 };
+			bb_track tr = { a, 0, -1, 0, 0, 0 };
 			int k;
 
 			bb_model_anim_info(m, bb_model_default_armature(m), a, &ai);

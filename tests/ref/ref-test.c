@@ -29,13 +29,16 @@ struct ref_case {
 	long max_diff_pixels;
 	/* view: scale and origin pixel (0: 0.8 and the default origin) */
 	double scale, origin_x, origin_y;
+	bb_view3d_kind view3d;     /* how 3D solids are seen (0: iso) */
 };
 
 #define H "samples/humanoid.json"
 /* tolerance (YIQ threshold, differing-pixel budget) and default view */
-#define TOL 0.1, 40, 0, 0, 0
+#define TOL 0.1, 40, 0, 0, 0, 0
 /* same tolerance, view scale and origin pixel */
-#define TOLV(s, x, y) 0.1, 40, s, x, y
+#define TOLV(s, x, y) 0.1, 40, s, x, y, 0
+/* same tolerance, default 2D view, a 3D view */
+#define TOL3D(v) 0.1, 40, 0, 0, 0, v
 
 static const struct ref_case cases[] = {
 	{ "humanoid-idle-0", H, "idle", 0, NULL, 0, NULL, NULL, NULL, NULL, TOL },
@@ -102,6 +105,13 @@ static const struct ref_case cases[] = {
 	{ "ssa-fx-5-absent", SSA, "demo_fx", 5 / 10.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.8, 120, 120) },
 	{ "ssa-walk-0", SSA, "demo_walk", 0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(2, 120, 200) },
 	{ "ssa-walk-3", SSA, "demo_walk", 3 / 12.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(2, 120, 200) },
+	/* Forge: the lid box of samples/forge, textured cuboids moved by two
+	 * joints (a hinge about an origin, offset, spin, scale) */
+#define LIDBOX "samples/forge/assets/bbsample/armatures/block/lidbox.json"
+	{ "forge-lidbox-open-0.5-iso", LIDBOX, "open", 0.5, NULL, 0, NULL, NULL, NULL, NULL, TOL3D(BB_VIEW3D_ISO) },
+	{ "forge-lidbox-open-0.5-front", LIDBOX, "open", 0.5, NULL, 0, NULL, NULL, NULL, NULL, TOL3D(BB_VIEW3D_FRONT) },
+	{ "forge-lidbox-idle-0.375-iso", LIDBOX, "idle", 0.375, NULL, 0, NULL, NULL, NULL, NULL, TOL3D(BB_VIEW3D_ISO) },
+	{ "forge-lidbox-idle-0.125-left", LIDBOX, "idle", 0.125, NULL, 0, NULL, NULL, NULL, NULL, TOL3D(BB_VIEW3D_LEFT) },
 };
 
 enum { W = 240, HGT = 240 };
@@ -123,13 +133,14 @@ static int render_case(const struct ref_case *c, bb_image **out)
 	if (bb_model_load(path, NULL, &m, &err) != BB_OK)
 		goto fail;
 	arm = bb_model_default_armature(m);
-	tr[n++] = (bb_track){ bb_model_find_anim(m, arm, c->anim), 0, -1, 0, 0 };
+	tr[n++] = (bb_track){ bb_model_find_anim(m, arm, c->anim), 0, -1, 0, 0, 0 };
 	if (c->overlay)
 		tr[n++] = (bb_track){ bb_model_find_anim(m, arm, c->overlay), 0,
-		                      bb_model_find_mask(m, arm, "upperBody"), 1, 0 };
+		                      bb_model_find_mask(m, arm, "upperBody"), 1, 0, 0 };
 	if (c->face)
-		tr[n++] = (bb_track){ bb_model_find_anim(m, arm, c->face), 0, -1, 1, 0 };
+		tr[n++] = (bb_track){ bb_model_find_anim(m, arm, c->face), 0, -1, 1, 0, 0 };
 	eo.flip = c->flip;
+	eo.view3d.kind = c->view3d;
 	if (c->skin)
 		eo.skin = bb_model_find_skin(m, arm, c->skin);
 	if (c->set_slot) {
@@ -166,6 +177,7 @@ done:
 int main(void)
 {
 	const char *update = getenv("BB_UPDATE_REFS");
+	const char *only = getenv("BB_REF_ONLY");   /* cases whose name has it */
 	char outdir[2048];
 	size_t i;
 	int failures = 0, passed = 0;
@@ -180,6 +192,9 @@ int main(void)
 		bb_diff_result res;
 		bb_error err;
 		bb_status s;
+
+		if (only && only[0] && !strstr(c->name, only))
+			continue;
 
 		snprintf(refp, sizeof refp, "%s/tests/ref/images/%s.ref.png", TOP_SRCDIR, c->name);
 		snprintf(outp, sizeof outp, "%s/%s.out.png", outdir, c->name);

@@ -25,7 +25,7 @@ static bb_image *render_frame(const char *path, const char *anim, double t,
 	bb_image *img;
 	bb_error err;
 	bb_view v = { 0 };
-	bb_track tr = { 0, 0, -1, 0, 0 };
+	bb_track tr = { 0, 0, -1, 0, 0, 0 };
 	int arm;
 
 	ck_assert_int_eq(bb_model_load(path, NULL, &m, &err), BB_OK);
@@ -133,7 +133,7 @@ static double bone_x(bb_model *m, const char *anim, double t, int loop)
 {
 	bb_pose *p;
 	bb_error err;
-	bb_track tr = { bb_model_find_anim(m, 0, anim), 0, -1, 0, loop };
+	bb_track tr = { bb_model_find_anim(m, 0, anim), 0, -1, 0, loop, 0 };
 	double x;
 
 	ck_assert_int_ge(tr.anim, 0);
@@ -203,7 +203,7 @@ START_TEST(rotation_unwraps_and_scale_multiplies)
 	bb_model *m;
 	bb_pose *p;
 	bb_error err;
-	bb_track tr = { 0, 0, -1, 0, 0 };
+	bb_track tr = { 0, 0, -1, 0, 0, 0 };
 	bb_affine w;
 	const char *doc =
 		"{\"version\":\"4.5\",\"frameRate\":10,\"armature\":[{\"name\":\"a\","

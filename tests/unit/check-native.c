@@ -48,7 +48,7 @@ static int bone(const char *name)
 
 static void eval1(const char *name, double t, const bb_eval_options *o)
 {
-	bb_track tr = { anim(name), 0, -1, 0, 0 };
+	bb_track tr = { anim(name), 0, -1, 0, 0, 0 };
 	bb_error err;
 
 	ck_assert_int_eq(bb_pose_eval(pose, &tr, 1, t, o, &err), BB_OK);
@@ -115,7 +115,7 @@ END_TEST
 START_TEST(overlay_keeps_legs_moves_arms)
 {
 	int mask = bb_model_find_mask(model, 0, "upperBody");
-	bb_track tr[2] = { { anim("walk"), 0, -1, 0, 0 }, { anim("attack"), 0, mask, 1, 0 } };
+	bb_track tr[2] = { { anim("walk"), 0, -1, 0, 0, 0 }, { anim("attack"), 0, mask, 1, 0, 0 } };
 	bb_affine legs_walk[4], legs_both[4], arm_attack, chest_walk, arm_both,
 	          chest_both;
 	const char *legs[4] = { "leg_upper_L", "leg_lower_L", "leg_upper_R",
@@ -154,7 +154,7 @@ END_TEST
 
 START_TEST(blink_sets_scale_absolutely)
 {
-	bb_track tr[2] = { { anim("idle"), 0, -1, 0, 0 }, { anim("blink"), 0.5, -1, 1, 0 } };
+	bb_track tr[2] = { { anim("idle"), 0, -1, 0, 0, 0 }, { anim("blink"), 0.5, -1, 1, 0, 0 } };
 	bb_affine eye;
 	bb_error err;
 
@@ -287,7 +287,7 @@ START_TEST(root_scale_x_is_figure_scale)
 		"{\"name\":\"b\",\"parent\":\"root\",\"x\":5}],"
 		"\"animations\":[{\"name\":\"a\",\"duration\":1,"
 		"\"bones\":{\"root\":[{\"time\":0,\"scaleX\":2}]}}]}";
-	bb_track tr = { 0, 0, -1, 0, 0 };
+	bb_track tr = { 0, 0, -1, 0, 0, 0 };
 	bb_model *m;
 	bb_pose *p;
 	bb_error err;

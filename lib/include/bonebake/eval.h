@@ -24,9 +24,30 @@ typedef struct bb_track {
 	                      0: it holds its first/last pose (body) */
 	int loop;          /* 0: the animation's own flag; 1: force looping;
 	                      2: force playing once */
+	double speed;      /* animation seconds per figure second (0 means 1):
+	                      0.5 stretches one cycle over twice its length */
 } bb_track;
 
 enum { BB_MAX_TRACKS = 8, BB_MAX_OVERRIDES = 64 };
+
+/* How 3D solids are projected (orthographic).  FRONT looks at the north
+ * (-z) face, BACK at the south, LEFT at the east (the viewer's left when
+ * facing the front), RIGHT at the west, TOP down with north up; ISO is the
+ * inventory angle: from above (30 degrees) between north and west, the
+ * north face on the left. */
+typedef enum bb_view3d_kind {
+	BB_VIEW3D_ISO = 0,
+	BB_VIEW3D_FRONT,
+	BB_VIEW3D_BACK,
+	BB_VIEW3D_LEFT,
+	BB_VIEW3D_RIGHT,
+	BB_VIEW3D_TOP
+} bb_view3d_kind;
+
+typedef struct bb_view3d {
+	bb_view3d_kind kind;
+	double pixels_per_unit;  /* world units per model unit; 0 means 8 */
+} bb_view3d;
 
 /* Zero-initialised means: default skin, no flip, no bone overlay. */
 typedef struct bb_eval_options {
@@ -35,6 +56,7 @@ typedef struct bb_eval_options {
 	int show_bones;    /* append bone/joint markers to the draw list */
 	int n_overrides;   /* slot display overrides (applied as setup) */
 	struct { int slot, display; } overrides[BB_MAX_OVERRIDES];
+	bb_view3d view3d;  /* projection of 3D solids (zero: iso, 8 px) */
 } bb_eval_options;
 
 /* Draw list: the only thing the rasterizer sees. */
@@ -64,7 +86,9 @@ typedef struct bb_draw_item {
 	double w, h, radius;
 	bb_rgba fill;            /* straight colour */
 	/* QUAD / MESH: world vertices, texture coords in texture pixels */
-	const bb_image *texture; /* borrowed from the model */
+	const bb_image *texture; /* borrowed from the model; NULL: the shape
+	                            is filled with `fill` (colour transform
+	                            applied) */
 	int premultiplied;       /* texture pixels are premultiplied already */
 	int nverts;
 	const bb_vec2 *verts;

@@ -24,6 +24,11 @@ typedef struct bb_load_options {
 	const char *format;      /* force a loader by name (NULL: sniff) */
 	int placeholder;         /* [0] 1: a missing image becomes a transparent
 	                            stand-in drawn as outlined boxes (warning) */
+	const char *model_path;  /* 3D model a joint file animates (Forge
+	                            armature: the block model), NULL: found
+	                            by the format's own rule */
+	const char *assets_dir;  /* resource root for models and textures
+	                            referenced by name (NULL: from the path) */
 } bb_load_options;
 
 /* Loads `path` into a new model (free with bb_model_free).  Fails with
