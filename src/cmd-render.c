@@ -173,7 +173,7 @@ int cmd_render(int argc, char **argv)
 	if (!outpath)
 		return cli_usage_error("render", "missing -o DIR");
 	if ((rc = figure_load(&fig, &fo, argv[optind], "render")) != 0 ||
-	    (rc = figure_plan_jobs(&fig, &fo, argv[optind], &jobs, &njobs)) != 0)
+	    (rc = figure_plan_jobs(&fig, &fo, argv[optind], "render", &jobs, &njobs)) != 0)
 		goto out;
 	if ((rc = outdir_open(&od, outpath)) != 0)
 		goto out;

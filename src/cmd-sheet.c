@@ -164,7 +164,7 @@ int cmd_sheet(int argc, char **argv)
 	if ((rc = pack_finish(&po, "sheet")) != 0)
 		return rc;
 	if ((rc = figure_load(&fig, &fo, argv[optind], "sheet")) != 0 ||
-	    (rc = figure_plan_jobs(&fig, &fo, argv[optind], &run.jobs, &run.njobs)) != 0)
+	    (rc = figure_plan_jobs(&fig, &fo, argv[optind], "sheet", &run.jobs, &run.njobs)) != 0)
 		goto out;
 	run.frames = calloc((size_t)run.njobs + 1, sizeof *run.frames);
 	if (!run.frames) {

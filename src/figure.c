@@ -692,7 +692,7 @@ void fig_safe_name(const char *name, char *buf, size_t size)
 }
 
 int figure_plan_jobs(figure *base, const fig_opts *o, const char *path,
-                     fig_job **out, int *njobs)
+                     const char *cmd, fig_job **out, int *njobs)
 {
 	int narm = o->all ? bb_model_armature_count(base->model) : 1;
 	int a, i, k, n = 0, cap = 0, rc = 0;
@@ -730,7 +730,7 @@ int figure_plan_jobs(figure *base, const fig_opts *o, const char *path,
 				snprintf(j->dir, sizeof j->dir, "%s", j->prefix);
 			for (k = 0; k < n - 1; k++)
 				if (strcmp(jobs[k].dir, j->dir) == 0)
-					rc = cli_usage_error("render", "two animations would both "
+					rc = cli_usage_error(cmd, "two animations would both "
 					                     "be named %s (named twice?)", j->dir);
 		}
 	}

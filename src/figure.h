@@ -117,7 +117,7 @@ typedef struct fig_job {
 /* Plans every chosen animation of every chosen armature (--all: all of
  * them) into a new array (free it).  Returns an exit code. */
 int figure_plan_jobs(figure *base, const fig_opts *o, const char *path,
-                     fig_job **out, int *njobs);
+                     const char *cmd, fig_job **out, int *njobs);
 
 /* Figure time (s) at which animation time t (s) plays (--duration). */
 double fig_anim_to_figure_time(const fig_anim *fa, double t);

@@ -1,6 +1,7 @@
 /* bb_model_load: reads the file, picks a loader by content, validates. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,20 @@ static bb_load_options with_defaults(const bb_load_options *opts)
 	return o;
 }
 
+/* "not a format bonebake reads (a, b, ...)", listing the loader table. */
+static bb_status not_a_format(const char *name, bb_error *err)
+{
+	char list[256];
+	size_t i, n = 0;
+
+	list[0] = '\0';
+	for (i = 0; i < NLOADERS && n < sizeof list; i++)
+		n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "",
+		                      loaders[i].name);
+	return bb_error_set(err, BB_ERR_INPUT, name, NULL,
+	                    "not a format bonebake reads (%s)", list);
+}
+
 /* data must be NUL-terminated at data[size]. */
 static bb_status load(const char *data, size_t size, const char *path,
                       const bb_load_options *o, bb_model **out, bb_error *err)
@@ -69,9 +84,7 @@ static bb_status load(const char *data, size_t size, const char *path,
 		if (o->format)
 			return bb_error_set(err, BB_ERR_USAGE, NULL, NULL,
 			                    "unknown format \"%s\"", o->format);
-		return bb_error_set(err, BB_ERR_INPUT, ctx.name, NULL,
-		                    "not a format bonebake reads (%s)",
-		                    "bonebake-skeleton or DragonBones JSON");
+		return not_a_format(ctx.name, err);
 	}
 	s = ld->load(&ctx, out, err);
 	if (s == BB_OK) {
