@@ -69,3 +69,5 @@ tests_unit_check_forge_CFLAGS = $(CHECK_TEST_CFLAGS)
 tests_unit_check_forge_LDADD = $(CHECK_TEST_LIBS)
 TESTS += tests/unit/check-forge tests/cli/forge.sh tests/oracle/forge-corpus.sh
 EXTRA_DIST += tests/cli/forge.sh tests/oracle/forge-corpus.sh
+TESTS += tests/cli/samples.sh
+EXTRA_DIST += tests/cli/samples.sh

@@ -199,6 +199,7 @@ static int load_page(bb_model *m, const char *path, const char *png,
 	const bb__xnode *tf = dict_get(meta, "textureFileName");
 	char dir[4096], file[4200], stem[4096];
 	const char *base = bb__basename(path), *dot = strrchr(base, '.');
+	const char *given = png;
 	bb_image *img;
 	bb_error sub;
 	FILE *f;
@@ -216,8 +217,14 @@ static int load_page(bb_model *m, const char *path, const char *png,
 		else if (tf && tf->text)
 			fclose(f);
 	}
-	if (!bb__path_join(file, sizeof file, dir, png))
+	/* a page the caller named is a path as is; the plist's own names are
+	 * relative to the plist */
+	if (png == given) {
+		if (snprintf(file, sizeof file, "%s", png) >= (int)sizeof file)
+			return -1;
+	} else if (!bb__path_join(file, sizeof file, dir, png)) {
 		return -1;
+	}
 	if ((tex = bb__model_find_texture(m, file)) >= 0)
 		return tex;
 	if (bb_png_read(file, &img, &sub) != BB_OK) {
