@@ -380,27 +380,6 @@ static void nested_anims(struct cc_doc *d)
 	}
 }
 
-/* The armature shown by default: among those no other nests, the one with
- * the most bones (the first of equals). */
-static void pick_default(struct cc_doc *d)
-{
-	const bb_model *m = d->m;
-	int i, j, k, best = -1;
-
-	for (i = 0; i < m->narmatures; i++) {
-		int nested = 0;
-
-		for (j = 0; j < m->narmatures && !nested; j++)
-			for (k = 0; k < m->armatures[j].ndisplays; k++)
-				if (j != i && m->armatures[j].displays[k].kind == BB_DISPLAY_ARMATURE &&
-				    m->armatures[j].displays[k].u.armature.armature == i)
-					nested = 1;
-		if (!nested && (best < 0 || m->armatures[i].nbones > m->armatures[best].nbones))
-			best = i;
-	}
-	d->m->default_armature = best < 0 ? 0 : best;
-}
-
 bb_status bb__cc_build(struct cc_doc *d)
 {
 	int i;
@@ -413,6 +392,6 @@ bb_status bb__cc_build(struct cc_doc *d)
 		if ((s = build_armature(d, i)) != BB_OK)
 			return s;
 	nested_anims(d);
-	pick_default(d);
+	bb__model_pick_default_armature(d->m);
 	return BB_OK;
 }

@@ -767,28 +767,6 @@ static bb_status load_atlases(struct db *d)
 	return BB_OK;
 }
 
-/* The armature shown by default: among those no other armature nests (files
- * often list their weapons and effects first), the one with the most bones;
- * the first of equals. */
-static void pick_default(struct db *d)
-{
-	const bb_model *m = d->m;
-	int i, j, k, best = -1;
-
-	for (i = 0; i < m->narmatures; i++) {
-		int nested = 0;
-
-		for (j = 0; j < m->narmatures && !nested; j++)
-			for (k = 0; k < m->armatures[j].ndisplays; k++)
-				if (j != i && m->armatures[j].displays[k].kind == BB_DISPLAY_ARMATURE &&
-				    m->armatures[j].displays[k].u.armature.armature == i)
-					nested = 1;
-		if (!nested && (best < 0 || m->armatures[i].nbones > m->armatures[best].nbones))
-			best = i;
-	}
-	d->m->default_armature = best < 0 ? 0 : best;
-}
-
 static bb_status resolve_fixups(struct db *d)
 {
 	int i, k;
@@ -849,7 +827,7 @@ static bb_status load_root(struct db *d, json_t *root)
 	for (i = 0; i < n; i++)
 		if ((s = load_armature(d, (int)i)) != BB_OK)
 			return s;
-	pick_default(d);
+	bb__model_pick_default_armature(d->m);
 	return resolve_fixups(d);
 }
 

@@ -45,7 +45,7 @@ bb_status bb__jfail(bb__jctx *c, const char *key, const char *fmt, ...)
 	return s;
 }
 
-static const char *type_name(json_t *v)
+const char *bb__json_type_name(json_t *v)
 {
 	switch (json_typeof(v)) {
 	case JSON_OBJECT: return "an object";
@@ -71,7 +71,7 @@ bb_status bb__jnum(bb__jctx *c, json_t *obj, const char *key, double def,
 		return BB_OK;
 	}
 	if (!json_is_number(v))
-		return bb__jfail(c, key, "expected a number, found %s", type_name(v));
+		return bb__jfail(c, key, "expected a number, found %s", bb__json_type_name(v));
 	d = json_number_value(v);
 	if (!isfinite(d))
 		return bb__jfail(c, key, "number is not finite");
@@ -101,7 +101,7 @@ bb_status bb__jbool(bb__jctx *c, json_t *obj, const char *key, int def, int *out
 	}
 	if (!json_is_boolean(v))
 		return bb__jfail(c, key, "expected true or false, found %s",
-		                 type_name(v));
+		                 bb__json_type_name(v));
 	*out = json_is_true(v);
 	return BB_OK;
 }
@@ -115,7 +115,7 @@ bb_status bb__jstr(bb__jctx *c, json_t *obj, const char *key, int required,
 	if (!v || json_is_null(v))
 		return required ? bb__jfail(c, key, "missing") : BB_OK;
 	if (!json_is_string(v))
-		return bb__jfail(c, key, "expected a string, found %s", type_name(v));
+		return bb__jfail(c, key, "expected a string, found %s", bb__json_type_name(v));
 	*out = json_string_value(v);
 	return BB_OK;
 }
@@ -130,7 +130,7 @@ static bb_status get_typed(bb__jctx *c, json_t *obj, const char *key,
 	if (!v || json_is_null(v))
 		return required ? bb__jfail(c, key, "missing") : BB_OK;
 	if (json_typeof(v) != want)
-		return bb__jfail(c, key, "expected %s, found %s", what, type_name(v));
+		return bb__jfail(c, key, "expected %s, found %s", what, bb__json_type_name(v));
 	*out = v;
 	return BB_OK;
 }
@@ -150,6 +150,6 @@ bb_status bb__jobject(bb__jctx *c, json_t *obj, const char *key, int required,
 bb_status bb__jexpect_object(bb__jctx *c, json_t *v)
 {
 	if (!json_is_object(v))
-		return bb__jfail(c, NULL, "expected an object, found %s", type_name(v));
+		return bb__jfail(c, NULL, "expected an object, found %s", bb__json_type_name(v));
 	return BB_OK;
 }

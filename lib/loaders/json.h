@@ -38,6 +38,8 @@ bb_status bb__jarray(bb__jctx *c, json_t *obj, const char *key, int required,
                      json_t **out);
 bb_status bb__jobject(bb__jctx *c, json_t *obj, const char *key, int required,
                       json_t **out);
+/* "an object", "a number", ... for messages. */
+const char *bb__json_type_name(json_t *v);
 /* Checks that v (at the current path) is an object. */
 bb_status bb__jexpect_object(bb__jctx *c, json_t *v);
 

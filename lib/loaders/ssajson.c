@@ -47,21 +47,6 @@ bb_status bb__ssa_nomem(struct ssa *s)
 	                    "out of memory");
 }
 
-static const char *type_name(json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "an array";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER:
-	case JSON_REAL: return "a number";
-	case JSON_TRUE:
-	case JSON_FALSE: return "a boolean";
-	case JSON_NULL: return "null";
-	}
-	return "something else";
-}
-
 /* Error at the current path + "[i]". */
 static bb_status fail_at(struct ssa *s, size_t i, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -184,7 +169,7 @@ static bb_status read_record(struct ssa *s, const struct sanim *an, json_t *jr,
 
 	if (!json_is_array(jr))
 		return bb__jfail(&s->j, NULL, "expected a part record (an array of "
-		                 "numbers), found %s", type_name(jr));
+		                 "numbers), found %s", bb__json_type_name(jr));
 	n = json_array_size(jr);
 	if (n < MIN_FIELDS)
 		return bb__jfail(&s->j, NULL, "a part record has at least %d fields, "
@@ -195,7 +180,7 @@ static bb_status read_record(struct ssa *s, const struct sanim *an, json_t *jr,
 	for (i = 0; i < n && i < MAX_FIELDS; i++)
 		if (!json_is_number(json_array_get(jr, i)))
 			return fail_at(s, i, "expected a number, found %s",
-			               type_name(json_array_get(jr, i)));
+			               bb__json_type_name(json_array_get(jr, i)));
 	memset(r, 0, sizeof *r);
 	if ((st = read_ints(s, an, jr, r)) != BB_OK)
 		return st;
@@ -262,7 +247,7 @@ static bb_status read_frames(struct ssa *s, struct sanim *an, json_t *ssa)
 		an->first[f] = an->nrecs;
 		if (!json_is_array(fr))
 			return bb__jfail(&s->j, NULL, "expected a frame (an array of "
-			                 "part records), found %s", type_name(fr));
+			                 "part records), found %s", bb__json_type_name(fr));
 		if (json_array_size(fr) > MAX_RECORDS)
 			return bb__ssa_limit(s, "part records in one frame",
 			             json_array_size(fr), MAX_RECORDS);
@@ -307,7 +292,7 @@ static bb_status read_images(struct ssa *s, json_t *obj, struct sanim *an)
 			size_t mark = bb__jpath_key(&s->j.path, "images");
 
 			st = fail_at(s, i, "expected an image file name, found %s",
-			             json_is_string(v) ? "an empty string" : type_name(v));
+			             json_is_string(v) ? "an empty string" : bb__json_type_name(v));
 			bb__jpath_pop(&s->j.path, mark);
 			return st;
 		}
@@ -366,7 +351,7 @@ static bb_status read_anims(struct ssa *s, json_t *root)
 
 	if (!json_is_array(root) && !json_is_object(root))
 		return bb__jfail(&s->j, NULL, "expected an array of animations or an "
-		                 "animation object, found %s", type_name(root));
+		                 "animation object, found %s", bb__json_type_name(root));
 	if (n == 0)
 		return bb__jfail(&s->j, NULL, "no animations (the array is empty)");
 	if (n > MAX_ANIMS)

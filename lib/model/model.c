@@ -226,6 +226,24 @@ void bb_model_free(bb_model *m)
 	free(m);
 }
 
+void bb__model_pick_default_armature(bb_model *m)
+{
+	int i, j, k, best = -1;
+
+	for (i = 0; i < m->narmatures; i++) {
+		int nested = 0;
+
+		for (j = 0; j < m->narmatures && !nested; j++)
+			for (k = 0; k < m->armatures[j].ndisplays; k++)
+				if (j != i && m->armatures[j].displays[k].kind == BB_DISPLAY_ARMATURE &&
+				    m->armatures[j].displays[k].u.armature.armature == i)
+					nested = 1;
+		if (!nested && (best < 0 || m->armatures[i].nbones > m->armatures[best].nbones))
+			best = i;
+	}
+	m->default_armature = best < 0 ? 0 : best;
+}
+
 /* ---- queries ---------------------------------------------------------- */
 
 static const bb_armature *arm(const bb_model *m, int i)

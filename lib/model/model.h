@@ -347,6 +347,10 @@ bb_model *bb__model_new(const char *format);
 bb_armature *bb__model_add_armature(bb_model *m);
 /* Adds a texture (takes ownership of img); returns its index or -1. */
 int bb__model_add_texture(bb_model *m, const char *name, bb_image *img);
+/* Sets default_armature: among the armatures no other one nests (files
+ * often list their weapons and effects first), the one with the most
+ * bones; the first of equals. */
+void bb__model_pick_default_armature(bb_model *m);
 /* Records a warning (identical messages are kept once). */
 void bb__model_warn(bb_model *m, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

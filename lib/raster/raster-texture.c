@@ -268,51 +268,25 @@ static int apply_vcolors(cairo_surface_t *layer, const bb_draw_item *it,
 	return 1;
 }
 
-/* Device-space bounding box of the item, clipped to the target. */
-static int item_box(cairo_t *cr, const bb_draw_item *it, struct layer_box *box)
-{
-	cairo_surface_t *target = cairo_get_target(cr);
-	double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
-	int k, tw = cairo_image_surface_get_width(target),
-	    th = cairo_image_surface_get_height(target);
-
-	for (k = 0; k < it->nverts; k++) {
-		double x = it->verts[k].x, y = it->verts[k].y;
-
-		cairo_user_to_device(cr, &x, &y);
-		if (!isfinite(x) || !isfinite(y))
-			return 0;
-		x0 = fmin(x0, x);
-		y0 = fmin(y0, y);
-		x1 = fmax(x1, x);
-		y1 = fmax(y1, y);
-	}
-	x0 = fmax(0, floor(x0) - 2);
-	y0 = fmax(0, floor(y0) - 2);
-	x1 = fmin(tw, ceil(x1) + 2);
-	y1 = fmin(th, ceil(y1) + 2);
-	if (!(x1 > x0 && y1 > y0))
-		return 0;
-	box->x0 = (int)x0;
-	box->y0 = (int)y0;
-	box->w = (int)(x1 - x0);
-	box->h = (int)(y1 - y0);
-	return 1;
-}
 
 static bb_status draw_layered(cairo_t *cr, cairo_surface_t *sub,
                               const bb_draw_item *it, const int *idx, int nidx,
                               double ox, double oy, bb_error *err)
 {
 	struct layer_box box;
+	int bx[4];
 	cairo_surface_t *layer, *mask;
 	cairo_t *lc, *mc;
 	cairo_pattern_t *pat;
 	bb_vec2 *dv;
 	int t, k;
 
-	if (!item_box(cr, it, &box))
+	if (!bb__raster_item_box(cr, it, bx))
 		return BB_OK;
+	box.x0 = bx[0];
+	box.y0 = bx[1];
+	box.w = bx[2];
+	box.h = bx[3];
 	dv = calloc((size_t)it->nverts, sizeof *dv);
 	if (!dv)
 		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");

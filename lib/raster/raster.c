@@ -205,8 +205,7 @@ static bb_status draw_item(bb_renderer *r, cairo_t *cr, const bb_draw_item *it,
 	return bb__draw_textured(r, cr, it, err);
 }
 
-/* Device-pixel box of what an item may paint, clipped to the canvas. */
-static int device_box(cairo_t *cr, const bb_draw_item *it, int box[4])
+int bb__raster_item_box(cairo_t *cr, const bb_draw_item *it, int box[4])
 {
 	cairo_surface_t *target = cairo_get_target(cr);
 	double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
@@ -284,7 +283,7 @@ static bb_status draw_subtract(bb_renderer *r, cairo_t *cr,
 	bb_status s;
 	int box[4];
 
-	if (!device_box(cr, it, box))
+	if (!bb__raster_item_box(cr, it, box))
 		return BB_OK;
 	tmp = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, box[2], box[3]);
 	tc = cairo_create(tmp);
