@@ -301,7 +301,7 @@ static int write_diff(const struct diff_config *cfg, struct diff_pair *p,
 	char *path;
 	int rc = 0;
 
-	if (bb_png_encode(img, &data, &size, &err) != BB_OK) {
+	if (bb_png_encode_fast(img, &data, &size, &err) != BB_OK) {
 		fprintf(stderr, "bonebake: %s: diff image: %s\n", p->path,
 		        err.message);
 		return -1;

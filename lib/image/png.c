@@ -159,8 +159,8 @@ static void mem_flush(png_structp png)
 	(void)png;
 }
 
-bb_status bb_png_encode(const bb_image *img, void **data, size_t *size,
-                        bb_error *err)
+static bb_status encode(const bb_image *img, int fast, void **data,
+                        size_t *size, bb_error *err)
 {
 	struct mem_writer wr = { NULL, 0, 0, 0 };
 	struct png_ctx ctx = { "" };
@@ -187,8 +187,8 @@ bb_status bb_png_encode(const bb_image *img, void **data, size_t *size,
 	}
 	png_set_write_fn(png, &wr, mem_write, mem_flush);
 	/* Fixed settings: identical pixels give identical bytes. */
-	png_set_compression_level(png, 6);
-	png_set_filter(png, 0, PNG_ALL_FILTERS);
+	png_set_compression_level(png, fast ? 1 : 6);
+	png_set_filter(png, 0, fast ? PNG_FILTER_SUB : PNG_ALL_FILTERS);
 	png_set_IHDR(png, info, (png_uint_32)img->width, (png_uint_32)img->height,
 	             8, PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
 	             PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
@@ -200,6 +200,18 @@ bb_status bb_png_encode(const bb_image *img, void **data, size_t *size,
 	*data = wr.data;
 	*size = wr.size;
 	return BB_OK;
+}
+
+bb_status bb_png_encode(const bb_image *img, void **data, size_t *size,
+                        bb_error *err)
+{
+	return encode(img, 0, data, size, err);
+}
+
+bb_status bb_png_encode_fast(const bb_image *img, void **data, size_t *size,
+                             bb_error *err)
+{
+	return encode(img, 1, data, size, err);
 }
 
 bb_status bb_png_write(const char *path, const bb_image *img, bb_error *err)

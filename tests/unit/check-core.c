@@ -115,6 +115,24 @@ START_TEST(png_round_trip_deterministic)
 	for (y = 0; y < 21; y++)
 		ck_assert_int_eq(memcmp(bb_image_pixel(a, 0, y), bb_image_pixel(b, 0, y),
 		                        37 * 4), 0);
+	/* the fast encoder: deterministic too, and the same pixels */
+	free(d2);
+	ck_assert_int_eq(bb_png_encode_fast(a, &d2, &n2, &err), BB_OK);
+	{
+		void *d3;
+		size_t n3;
+		bb_image *c;
+
+		ck_assert_int_eq(bb_png_encode_fast(a, &d3, &n3, &err), BB_OK);
+		ck_assert_uint_eq(n2, n3);
+		ck_assert_int_eq(memcmp(d2, d3, n2), 0);
+		ck_assert_int_eq(bb_png_read_mem(d3, n3, "fast.png", &c, &err), BB_OK);
+		for (y = 0; y < 21; y++)
+			ck_assert_int_eq(memcmp(bb_image_pixel(a, 0, y),
+			                        bb_image_pixel(c, 0, y), 37 * 4), 0);
+		bb_image_free(c);
+		free(d3);
+	}
 	/* truncated file: an error, not a crash */
 	ck_assert_int_eq(bb_png_read_mem(d1, n1 / 2, "cut.png", &b, &err) ,
 	                 BB_ERR_INPUT);

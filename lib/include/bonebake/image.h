@@ -59,6 +59,12 @@ bb_status bb_png_write(const char *path, const bb_image *img, bb_error *err);
 bb_status bb_png_encode(const bb_image *img, void **data, size_t *size,
                         bb_error *err);
 
+/* Same with fast settings (zlib level 1, one filter): larger files,
+ * several times quicker; still deterministic.  For throw-away images such
+ * as diff images. */
+bb_status bb_png_encode_fast(const bb_image *img, void **data, size_t *size,
+                             bb_error *err);
+
 /* Premultiplied native-endian ARGB32 (cairo's format) <-> straight RGBA8. */
 void bb_image_from_premul_argb32(bb_image *dst, const uint8_t *src,
                                  size_t src_stride);
