@@ -115,6 +115,7 @@ START_TEST(png_round_trip_deterministic)
 	for (y = 0; y < 21; y++)
 		ck_assert_int_eq(memcmp(bb_image_pixel(a, 0, y), bb_image_pixel(b, 0, y),
 		                        37 * 4), 0);
+	bb_image_free(b);
 	/* the fast encoder: deterministic too, and the same pixels */
 	free(d2);
 	ck_assert_int_eq(bb_png_encode_fast(a, &d2, &n2, &err), BB_OK);
