@@ -223,16 +223,11 @@ static void page(FILE *f, const struct diff_run *run,
 	summary(f, run);
 	fprintf(f, "<p class=\"options\">");
 	{
-		char *buf = NULL;
-		size_t size = 0;
-		FILE *m = open_memstream(&buf, &size);
+		char *opts = diff_options_text(cfg);
 
-		if (m) {
-			diff_describe_options(m, cfg);
-			fclose(m);
-			html_text(f, buf);
-			free(buf);
-		}
+		if (opts)
+			html_text(f, opts);
+		free(opts);
 	}
 	fprintf(f, "</p>\n<p class=\"where\">baseline <code>");
 	html_text(f, run->base);

@@ -216,6 +216,22 @@ void diff_describe_options(FILE *f, const struct diff_config *cfg)
 	}
 }
 
+char *diff_options_text(const struct diff_config *cfg)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *m = open_memstream(&buf, &size);
+
+	if (!m)
+		return NULL;
+	diff_describe_options(m, cfg);
+	if (fclose(m) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
 void diff_describe_pair(FILE *f, const struct diff_pair *p)
 {
 	const bb_diff_result *r = &p->res;
@@ -416,16 +432,11 @@ void diff_write_junit(FILE *f, const struct diff_run *run,
 	        failures, errors);
 	fprintf(f, "    <properties>\n      <property name=\"options\" value=\"");
 	{
-		char *buf = NULL;
-		size_t size = 0;
-		FILE *m = open_memstream(&buf, &size);
+		char *opts = diff_options_text(cfg);
 
-		if (m) {
-			diff_describe_options(m, cfg);
-			fclose(m);
-			xml_text(f, buf);
-			free(buf);
-		}
+		if (opts)
+			xml_text(f, opts);
+		free(opts);
 	}
 	fprintf(f, "\"/>\n      <property name=\"baseline\" value=\"");
 	xml_text(f, run->base);

@@ -86,6 +86,8 @@ void diff_write_junit(FILE *f, const struct diff_run *run,
                       const struct diff_config *cfg);
 /* One-line description of the applied thresholds and budget. */
 void diff_describe_options(FILE *f, const struct diff_config *cfg);
+/* The same as a new string (free it), or NULL when out of memory. */
+char *diff_options_text(const struct diff_config *cfg);
 /* The pair's numbers in words ("152 pixels (0.93%) differ, ..."). */
 void diff_describe_pair(FILE *f, const struct diff_pair *p);
 
