@@ -7,5 +7,8 @@ out=$("$top_builddir/tests/fuzz/fuzz-native" "$top_srcdir/tests/fuzz/corpus" \
 printf '%s\n' "$out"
 n=$(printf '%s' "$out" | sed -n 's/^replayed \([0-9]*\) inputs$/\1/p')
 [ "${n:-0}" -ge 10 ] || fail "replayed only ${n:-0} inputs"
-checks=1
+out=$("$top_builddir/tests/fuzz/fuzz-forge" "$top_srcdir/tests/fuzz/corpus/forge" 2>&1) ||
+	fail "forge fuzz replay failed: $out"
+printf 'forge: %s\n' "$out"
+checks=2
 pass
