@@ -26,9 +26,10 @@ usage: scripts/gen-cocos-samples.py [OUTDIR]
 import json
 import math
 import os
-import struct
 import sys
-import zlib
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pngrgba import write_png  # noqa: E402
 
 
 # ---------------------------------------------------------------------------
@@ -59,23 +60,13 @@ class Img:
                 out.px[x * out.w + (self.h - 1 - y)] = self.px[y * self.w + x]
         return out
 
+    def rows(self):
+        return [self.px[y * self.w:(y + 1) * self.w] for y in range(self.h)]
+
     def blit(self, src, ox, oy):
         for y in range(src.h):
             for x in range(src.w):
                 self.px[(oy + y) * self.w + ox + x] = src.px[y * src.w + x]
-
-
-def write_png(path, img):
-    raw = b"".join(b"\0" + b"".join(bytes(p) for p in img.px[y * img.w:(y + 1) * img.w])
-                   for y in range(img.h))
-
-    def chunk(t, c):
-        return struct.pack(">I", len(c)) + t + c + struct.pack(">I", zlib.crc32(t + c) & 0xffffffff)
-    data = (b"\x89PNG\r\n\x1a\n" +
-            chunk(b"IHDR", struct.pack(">IIBBBBB", img.w, img.h, 8, 6, 0, 0, 0)) +
-            chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
-    with open(path, "wb") as f:
-        f.write(data)
 
 
 def rect(x0, y0, x1, y1):
@@ -385,7 +376,7 @@ def main():
         os.path.dirname(os.path.abspath(__file__)), "..", "samples", "cocos")
     os.makedirs(out, exist_ok=True)
     page, frames = lamp_atlas(lamp_pictures())
-    write_png(os.path.join(out, "lamp0.png"), page)
+    write_png(os.path.join(out, "lamp0.png"), page.rows())
     with open(os.path.join(out, "lamp0.plist"), "w", encoding="utf-8") as f:
         f.write(plist_xml(frames, "lamp0.png"))
     with open(os.path.join(out, "lamp.ExportJson"), "w") as f:
@@ -397,7 +388,7 @@ def main():
     atlas = Img(128, 128)
     for name, (x, y) in layout.items():
         atlas.blit(pics[name], x, y)
-    write_png(os.path.join(out, "bird.png"), atlas)
+    write_png(os.path.join(out, "bird.png"), atlas.rows())
     with open(os.path.join(out, "bird.xml"), "w") as f:
         f.write(bird_xml(pics, layout))
 

@@ -23,9 +23,10 @@ usage: scripts/gen-dragonbones-samples.py [OUTDIR]
 """
 import math
 import os
-import struct
 import sys
-import zlib
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pngrgba import png_bytes  # noqa: E402
 
 GAP = 2          # pixels between atlas regions (and around the page border)
 
@@ -149,23 +150,6 @@ def rotate_cw(rows):
 
 # ---------------------------------------------------------------------------
 # PNG and JSON writers.
-
-
-def png_bytes(rows):
-    h, w = len(rows), len(rows[0])
-    raw = bytearray()
-    for row in rows:
-        raw.append(0)
-        for p in row:
-            raw.extend(p)
-
-    def chunk(tag, data):
-        c = struct.pack(">I", len(data)) + tag + data
-        return c + struct.pack(">I", zlib.crc32(tag + data) & 0xffffffff)
-    return (b"\x89PNG\r\n\x1a\n"
-            + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(bytes(raw), 9))
-            + chunk(b"IEND", b""))
 
 
 def num(v):

@@ -20,9 +20,10 @@ Usage: scripts/gen-ssajson-sample.py [OUTDIR]   (default samples/ssajson)
 import json
 import math
 import os
-import struct
 import sys
-import zlib
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pngrgba import write_png  # noqa: E402
 
 W, H = 128, 64
 
@@ -114,19 +115,6 @@ def texture():
             f = y / (h - 1)
             put(x0 + x, y0 + y, (40 + 170 * f, 60 + 160 * f, 120 + 110 * f, 255))
     return px
-
-
-def write_png(path, px):
-    raw = b"".join(b"\0" + b"".join(bytes(p) for p in row) for row in px)
-
-    def chunk(t, c):
-        return struct.pack(">I", len(c)) + t + c + struct.pack(">I", zlib.crc32(t + c) & 0xFFFFFFFF)
-
-    data = (b"\x89PNG\r\n\x1a\n"
-            + chunk(b"IHDR", struct.pack(">IIBBBBB", W, H, 8, 6, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
-    with open(path, "wb") as f:
-        f.write(data)
 
 
 def r6(v):
