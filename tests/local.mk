@@ -22,10 +22,10 @@ CLEANFILES += tests/ref/*.out.png tests/ref/*.diff.png
 
 # Fuzz target (plain replay main unless built for libFuzzer)
 check_PROGRAMS += tests/fuzz/fuzz-native
-tests_fuzz_fuzz_native_SOURCES = tests/fuzz/fuzz-native.c
+tests_fuzz_fuzz_native_SOURCES = tests/fuzz/fuzz-native.c tests/fuzz/replay-main.c
 tests_fuzz_fuzz_native_LDADD = lib/libbonebake-core.la -lm
 check_PROGRAMS += tests/fuzz/fuzz-forge
-tests_fuzz_fuzz_forge_SOURCES = tests/fuzz/fuzz-forge.c
+tests_fuzz_fuzz_forge_SOURCES = tests/fuzz/fuzz-forge.c tests/fuzz/replay-main.c
 tests_fuzz_fuzz_forge_CFLAGS = $(AM_CFLAGS) -DTOP_SRCDIR='"$(abs_top_srcdir)"'
 tests_fuzz_fuzz_forge_LDADD = lib/libbonebake-core.la -lm
 TESTS += tests/fuzz/replay.sh

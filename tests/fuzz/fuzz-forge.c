@@ -3,17 +3,14 @@
  * block model; odd: the block model, with the sample's armature), the rest
  * is its content.  Loads, evaluates every clip at a few times in every
  * view, and takes the draw list's bounds.  Built with -DBB_LIBFUZZER and
- * -fsanitize=fuzzer it is a libFuzzer target; otherwise its main replays
- * the files or folders named on the command line (make check replays
- * tests/fuzz/corpus/forge). */
+ * -fsanitize=fuzzer it is a libFuzzer target; otherwise replay-main.c's
+ * main replays tests/fuzz/corpus/forge in `make check`. */
 #include "config.h"
 
-#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bonebake/bonebake.h"
@@ -84,57 +81,3 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unlink(tmp);
 	return 0;
 }
-
-#ifndef BB_LIBFUZZER
-static int replay(const char *path, int *count)
-{
-	struct stat st;
-	struct dirent **list;
-	int i, n, rc = 0;
-
-	if (stat(path, &st) != 0)
-		return 1;
-	if (S_ISDIR(st.st_mode)) {
-		n = scandir(path, &list, NULL, alphasort);
-		for (i = 0; i < n; i++) {
-			char sub[4096];
-
-			if (list[i]->d_name[0] != '.') {
-				snprintf(sub, sizeof sub, "%s/%s", path, list[i]->d_name);
-				rc |= replay(sub, count);
-			}
-			free(list[i]);
-		}
-		free(list);
-		return rc;
-	}
-	{
-		FILE *f = fopen(path, "rb");
-		uint8_t *buf;
-		long len;
-
-		if (!f)
-			return 1;
-		fseek(f, 0, SEEK_END);
-		len = ftell(f);
-		fseek(f, 0, SEEK_SET);
-		buf = malloc(len > 0 ? (size_t)len : 1);
-		if (buf && (len <= 0 || fread(buf, 1, (size_t)len, f) == (size_t)len))
-			LLVMFuzzerTestOneInput(buf, len > 0 ? (size_t)len : 0);
-		free(buf);
-		fclose(f);
-		(*count)++;
-	}
-	return rc;
-}
-
-int main(int argc, char **argv)
-{
-	int i, rc = 0, count = 0;
-
-	for (i = 1; i < argc; i++)
-		rc |= replay(argv[i], &count);
-	printf("replayed %d inputs\n", count);
-	return rc;
-}
-#endif
