@@ -16,7 +16,8 @@ static const char help[] =
 	"Prints, as JSON on stdout, every sampled frame of one animation (default:\n"
 	"the first): bone world matrices m = [a, b, c, d, tx, ty] in the\n"
 	"skeleton's own space before any view transform (x' = a*x + c*y + tx),\n"
-	"slots in paint order with display index and colour, and the draw list.\n"
+	"slots in paint order with display index, display name and colour (and\n"
+	"the dark colour of a two-colour tint), and the draw list.\n"
 	"\n"
 	"  -h, --help   this text\n";
 
@@ -46,6 +47,8 @@ static const char *kind_name(bb_draw_kind k)
 	case BB_DRAW_RECT: return "rect";
 	case BB_DRAW_QUAD: return "quad";
 	case BB_DRAW_MESH: return "mesh";
+	case BB_DRAW_CLIP: return "clip";
+	case BB_DRAW_CLIP_END: return "clip-end";
 	}
 	return "?";
 }
@@ -102,11 +105,24 @@ static void print_frame(const figure *f, const bb_pose *p, long i, double t,
 	for (k = 0; k < ns; k++) {
 		int s = bb_pose_slot_order(p, k);
 
+		bb_color_xform c = bb_pose_slot_color(p, s);
+		const char *dn = bb_pose_slot_display_name(p, s);
+
 		printf("%s\n    {\"name\": ", k ? "," : "");
 		cli_json_string(stdout, bb_model_slot_name(m, f->armature, s));
-		printf(", \"z\": %d, \"displayIndex\": %d, \"color\": ", k,
+		printf(", \"z\": %d, \"displayIndex\": %d, \"display\": ", k,
 		       bb_pose_slot_display(p, s));
-		color(bb_pose_slot_color(p, s));
+		if (dn)
+			cli_json_string(stdout, dn);
+		else
+			printf("null");
+		printf(", \"color\": ");
+		color(c);
+		if (c.dark.r != 0 || c.dark.g != 0 || c.dark.b != 0) {
+			printf(", \"dark\": [");
+			num(c.dark.r); printf(", "); num(c.dark.g); printf(", "); num(c.dark.b);
+			printf("]");
+		}
 		printf("}");
 	}
 	printf("],\n   \"draw\": [");

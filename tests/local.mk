@@ -75,3 +75,6 @@ TESTS += tests/unit/check-forge tests/cli/forge.sh tests/oracle/forge-corpus.sh
 EXTRA_DIST += tests/cli/forge.sh tests/oracle/forge-corpus.sh
 TESTS += tests/cli/samples.sh
 EXTRA_DIST += tests/cli/samples.sh
+# Spine (issue 17): poses against the official runtime
+TESTS += tests/oracle/spine.sh
+EXTRA_DIST += tests/oracle/spine.sh tests/oracle/compare-spine.py

@@ -90,7 +90,7 @@ int bb_bounds_is_empty(bb_bounds b)
 
 bb_color_xform bb_color_xform_identity(void)
 {
-	bb_color_xform c = { { 1, 1, 1, 1 }, { 0, 0, 0, 0 } };
+	bb_color_xform c = { { 1, 1, 1, 1 }, { 0, 0, 0, 0 }, { 0, 0, 0, 0 } };
 	return c;
 }
 
@@ -106,5 +106,25 @@ bb_color_xform bb_color_xform_concat(bb_color_xform o, bb_color_xform i)
 	r.add.g = i.add.g * o.mul.g + o.add.g;
 	r.add.b = i.add.b * o.mul.b + o.add.b;
 	r.add.a = i.add.a * o.mul.a + o.add.a;
+	/* two-colour tints (rare): c' = c*(m - d) + d + a is affine in c, so
+	 * the inner's (m1-d1, d1+a1) through the outer's (m2-d2, d2+a2) is
+	 * kept with the outer's dark */
+	r.dark = o.dark;
+	if (i.dark.r != 0 || i.dark.g != 0 || i.dark.b != 0 ||
+	    o.dark.r != 0 || o.dark.g != 0 || o.dark.b != 0) {
+		double im[3] = { i.mul.r - i.dark.r, i.mul.g - i.dark.g, i.mul.b - i.dark.b };
+		double ik[3] = { i.dark.r + i.add.r, i.dark.g + i.add.g, i.dark.b + i.add.b };
+		double om[3] = { o.mul.r - o.dark.r, o.mul.g - o.dark.g, o.mul.b - o.dark.b };
+		double ok[3] = { o.dark.r + o.add.r, o.dark.g + o.add.g, o.dark.b + o.add.b };
+		double d[3] = { o.dark.r, o.dark.g, o.dark.b }, m[3], k[3];
+		int c;
+
+		for (c = 0; c < 3; c++) {
+			m[c] = im[c] * om[c] + d[c];
+			k[c] = ik[c] * om[c] + ok[c] - d[c];
+		}
+		r.mul.r = m[0]; r.mul.g = m[1]; r.mul.b = m[2];
+		r.add.r = k[0]; r.add.g = k[1]; r.add.b = k[2];
+	}
 	return r;
 }

@@ -49,12 +49,53 @@ bb_draw_item *bb__drawlist_push(bb_pose *p, size_t nverts, bb_vec2 **verts,
 	return push(p, nverts, verts, uvs);
 }
 
+const bb_display *bb__slot_display(const bb_pose *p, int slot)
+{
+	const bb_armature *a = p->a;
+	const bb_eval_options *o = p->opts;
+	const bb_skin *sk = a->nskins ? &a->skins[o ? o->skin : 0] : NULL;
+	const bb_display *d;
+	int idx = p->display[slot], k;
+
+	if (!sk || idx < 0 || sk->count[slot] == 0)
+		return NULL;
+	if (idx >= sk->count[slot])   /* past the end: the last display */
+		idx = sk->count[slot] - 1;
+	d = &a->displays[sk->first[slot] + idx];
+	for (k = o ? o->n_more_skins - 1 : -1; k >= 0; k--) {
+		const bb_skin *lk = &a->skins[o->more_skins[k]];
+		const bb_display *ld;
+
+		if (idx >= lk->count[slot])
+			continue;
+		ld = &a->displays[lk->first[slot] + idx];
+		if (!ld->inherited) {
+			d = ld;
+			break;
+		}
+	}
+	return d;
+}
+
+/* The frame of a sequence display the slot shows. */
+static const bb_display *sequence_frame(const bb_pose *p, int slot,
+                                        const bb_display *d)
+{
+	int idx = p->seq_disp[slot] == bb__display_key(p->a, d) ? p->seq_index[slot] : -1;
+
+	if (idx < 0)
+		idx = d->seq_setup;
+	if (idx >= d->seq_count)
+		idx = d->seq_count - 1;
+	return &p->a->displays[d->seq_first + idx];
+}
+
 /* Mesh vertices in world space: weighted (sum over influences of
  * weight * boneWorld(pos + deform)) or slot-local (+ deform) through m. */
 static void mesh_vertices(const bb_pose *p, int slot, const bb_display *d,
                           bb_affine m, bb_vec2 *v)
 {
-	const double *def = p->deform_disp[slot] == (int)(d - p->a->displays)
+	const double *def = p->deform_disp[slot] == bb__display_key(p->a, d)
 	                    ? p->deform + p->deform_off[slot] : NULL;
 	int i, k, w = 0;
 
@@ -159,6 +200,16 @@ static bb_status emit_display(bb_pose *p, int slot, const bb_display *d,
 
 	switch (d->kind) {
 	case BB_DISPLAY_NONE:
+	case BB_DISPLAY_PATH:
+		return BB_OK;
+	case BB_DISPLAY_CLIP:
+		if (!(it = push(p, (size_t)d->u.mesh.nverts, &v, &uv)))
+			return nomem(err);
+		it->kind = BB_DRAW_CLIP;
+		mesh_vertices(p, slot, d, m, v);
+		for (i = 0; i < d->u.mesh.nverts; i++)
+			uv[i] = v[i];
+		it->slot = slot;
 		return BB_OK;
 	case BB_DISPLAY_ARMATURE:
 		return emit_nested(p, slot, d, m, err);
@@ -201,8 +252,47 @@ static bb_status emit_display(bb_pose *p, int slot, const bb_display *d,
 	it->slot = slot;
 	it->blend = d->has_blend ? d->blend : sl->blend;
 	it->color = p->color[slot];
+	if (d->has_tint) {
+		it->color.mul.r *= d->tint.r;
+		it->color.mul.g *= d->tint.g;
+		it->color.mul.b *= d->tint.b;
+		it->color.mul.a *= d->tint.a;
+	}
 	it->outline = d->outline;
 	return BB_OK;
+}
+
+/* A clip display starts a clip (unless one is running: clips do not
+ * nest); it ends after its end slot, or with the list. */
+static bb_status emit_slot(bb_pose *p, int slot, int *clip_end, int *clipping,
+                           bb_error *err)
+{
+	const bb_display *d = bb__slot_display(p, slot);
+	bb_draw_item *it;
+	bb_status s = BB_OK;
+
+	p->shown[slot] = d;
+	if (d && d->kind == BB_DISPLAY_CLIP) {
+		if (*clipping)
+			return BB_OK;
+		s = emit_display(p, slot, d, err);
+		*clipping = 1;
+		*clip_end = d->u.mesh.clip_end;
+		return s;
+	}
+	if (d) {
+		if (d->seq_count)
+			d = sequence_frame(p, slot, d);
+		s = emit_display(p, slot, d, err);
+	}
+	if (s == BB_OK && *clipping && *clip_end == slot) {
+		if (!(it = push(p, 0, NULL, NULL)))
+			return nomem(err);
+		it->kind = BB_DRAW_CLIP_END;
+		it->slot = slot;
+		*clipping = 0;
+	}
+	return s;
 }
 
 /* A marker rectangle from a to b (a line) or centred at a (a joint). */
@@ -264,33 +354,34 @@ bb_status bb__build_drawlist(bb_pose *p, const bb_eval_options *o, bb_error *err
 {
 	const bb_armature *a = p->a;
 	const bb_skin *sk = a->nskins ? &a->skins[o->skin] : NULL;
+	bb_draw_item *it;
 	bb_status s;
 	size_t k;
-	int i;
+	int i, clipping = 0, clip_end = -1;
 
 	p->nitems = 0;
 	p->nv = 0;
+	p->opts = o;
 	if (!p->order_set)
 		for (i = 0; i < a->nslots; i++)
 			p->order[i] = (sk && sk->draw_order) ? sk->draw_order[i] : i;
-	for (i = 0; sk && i < a->nslots; i++) {
-		int slot = p->order[i], idx = p->display[slot];
-
-		if (idx < 0 || sk->count[slot] == 0)
-			continue;
-		if (idx >= sk->count[slot])   /* past the end: the last display */
-			idx = sk->count[slot] - 1;
-		s = emit_display(p, slot, &a->displays[sk->first[slot] + idx], err);
-		if (s != BB_OK)
+	for (i = 0; i < a->nslots; i++)
+		p->shown[i] = NULL;
+	for (i = 0; sk && i < a->nslots; i++)
+		if ((s = emit_slot(p, p->order[i], &clip_end, &clipping, err)) != BB_OK)
 			return s;
+	if (clipping) {
+		if (!(it = push(p, 0, NULL, NULL)))
+			return nomem(err);
+		it->kind = BB_DRAW_CLIP_END;
+		it->slot = -1;
 	}
 	if (a->solid && (s = bb__solid_emit(p, o, err)) != BB_OK)
 		return s;
 	if (o->show_bones && (s = bone_markers(p, err)) != BB_OK)
 		return s;
 	for (k = 0; k < p->nitems; k++) {
-		bb_draw_item *it = &p->items[k];
-
+		it = &p->items[k];
 		if (it->nverts) {
 			it->verts = p->vbuf + p->voff[k];
 			it->uvs = it->verts + it->nverts;
@@ -319,7 +410,7 @@ bb_bounds bb_drawlist_bounds(const bb_drawlist *dl)
 				bb_vec2 v = bb_affine_apply(it->m, sx[k] * hw, sy[k] * hh);
 				bb_bounds_add(&b, v.x, v.y);
 			}
-		} else {
+		} else if (it->kind != BB_DRAW_CLIP && it->kind != BB_DRAW_CLIP_END) {
 			for (k = 0; k < it->nverts; k++)
 				bb_bounds_add(&b, it->verts[k].x, it->verts[k].y);
 		}

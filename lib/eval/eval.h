@@ -12,6 +12,9 @@ double bb__ease(const bb_anim *an, const bb_interp *ip, double p);
  * first key: first value; after the last: last value. */
 void bb__timeline_sample(const bb_anim *an, const bb_timeline *t, double time,
                          int looping, double *out);
+/* Index of the key a sample at `time` uses (the last at or before it),
+ * -1 before the first key. */
+int bb__timeline_key(const bb_anim *an, const bb_timeline *t, double time);
 /* Whether a track plays its animation looping. */
 int bb__track_loops(const bb_anim *an, const bb_track *tr);
 

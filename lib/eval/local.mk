@@ -6,6 +6,9 @@ lib_libbonebake_core_la_SOURCES += \
 	lib/eval/tween.h \
 	lib/eval/pose.c \
 	lib/eval/world.c \
+	lib/eval/constrain.c \
+	lib/eval/path.c \
+	lib/eval/physics.c \
 	lib/eval/drawlist.c \
 	lib/eval/solid.c \
 	lib/eval/solid.h

@@ -88,6 +88,13 @@ static bb_status pose_new(const bb_model *m, int armature, int depth,
 	p->ik_bend = bb__calloc((size_t)a->niks, sizeof *p->ik_bend);
 	p->jvars = bb__calloc(a->solid ? (size_t)a->solid->njoints * BB_JV_COUNT : 0,
 	                      sizeof *p->jvars);
+	p->applied = bb__calloc(nb, sizeof *p->applied);
+	p->inherit = bb__calloc(nb, sizeof *p->inherit);
+	p->cparams = bb__calloc((size_t)a->ncons * BB_CP_MAX, sizeof *p->cparams);
+	p->phys = bb__calloc((size_t)a->ncons, bb__physics_state_size());
+	p->seq_index = bb__calloc(ns, sizeof *p->seq_index);
+	p->seq_disp = bb__calloc(ns, sizeof *p->seq_disp);
+	p->shown = bb__calloc(ns, sizeof *p->shown);
 	if (p->deform_off) {
 		ndeform = deform_layout(a, p->deform_off, &max_stride);
 		p->deform = bb__calloc(ndeform, sizeof *p->deform);
@@ -97,7 +104,8 @@ static bb_status pose_new(const bb_model *m, int armature, int depth,
 	    !p->display || !p->color || !p->order || !p->deform_off ||
 	    !p->deform_disp || !p->child || !p->ik_weight || !p->ik_bend ||
 	    !p->vcolor || !p->vcolor_blend ||
-	    !p->jvars ||
+	    !p->jvars || !p->applied || !p->inherit || !p->cparams || !p->phys ||
+	    !p->seq_index || !p->seq_disp || !p->shown ||
 	    !p->deform || !p->scratch) {
 		bb_pose_free(p);
 		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
@@ -138,6 +146,13 @@ void bb_pose_free(bb_pose *p)
 	free(p->ik_weight);
 	free(p->ik_bend);
 	free(p->jvars);
+	free(p->applied);
+	free(p->inherit);
+	free(p->cparams);
+	free(p->phys);
+	free(p->seq_index);
+	free(p->seq_disp);
+	free(p->shown);
 	bb__solid_work_free(p->solid_work);
 	free(p->items);
 	free(p->voff);
@@ -150,14 +165,21 @@ static void reset(bb_pose *p, const bb_eval_options *o)
 	const bb_armature *a = p->a;
 	int i;
 
-	for (i = 0; i < a->nbones; i++)
+	for (i = 0; i < a->nbones; i++) {
 		p->local[i] = a->bones[i].setup;
+		p->inherit[i] = (int)a->bones[i].inherit;
+	}
 	for (i = 0; i < a->nslots; i++) {
 		p->display[i] = a->slots[i].setup_display;
 		p->color[i] = a->slots[i].color;
 		p->deform_disp[i] = BB__NO_DEFORM;
 		p->vcolor_blend[i] = -1;
+		p->seq_index[i] = -1;
+		p->seq_disp[i] = -1;
 	}
+	for (i = 0; i < a->ncons; i++)
+		memcpy(p->cparams + (size_t)i * BB_CP_MAX, a->cons[i].params,
+		       sizeof a->cons[i].params);
 	for (i = 0; i < a->niks; i++) {
 		p->ik_weight[i] = a->iks[i].weight;
 		p->ik_bend[i] = a->iks[i].bend_positive;
@@ -178,6 +200,7 @@ static double *prop_ref(bb_xform *x, bb_prop prop)
 	case BB_PROP_SKEW: return &x->skew;
 	case BB_PROP_SCALE_X: return &x->sx;
 	case BB_PROP_SCALE_Y: return &x->sy;
+	case BB_PROP_SHEAR: return &x->shear;
 	case BB_PROP_COUNT: break;
 	}
 	return &x->x;
@@ -203,12 +226,19 @@ static int in_mask(const bb_pose *p, int mask, const bb_timeline *t)
 	bones = p->a->masks[mask].bones;
 	switch (t->target) {
 	case BB_TL_BONE:
+	case BB_TL_BONE_INHERIT:
 		return bones[t->index];
 	case BB_TL_SLOT_DISPLAY:
 	case BB_TL_SLOT_COLOR:
 	case BB_TL_DEFORM:
 	case BB_TL_VERTEX_COLOR:
+	case BB_TL_SLOT_TINT:
+	case BB_TL_SEQUENCE:
 		return bones[p->a->slots[t->index].bone];
+	case BB_TL_CONSTRAINT:
+		return bones[p->a->cons[t->index].bones[0]];
+	case BB_TL_PHYSICS_RESET:
+		return 1;
 	case BB_TL_IK:
 		return bones[p->a->iks[t->index].bone];
 	case BB_TL_FIGURE:
@@ -222,6 +252,83 @@ static int in_mask(const bb_pose *p, int mask, const bb_timeline *t)
 		return 1;          /* solid joints are not bones: never masked */
 	}
 	return 0;
+}
+
+/* Light (r g b a) then dark (r g b) channels a tint timeline sets. */
+static void apply_tint(bb_color_xform *c, unsigned ch, const double *v)
+{
+	double *dst[7];
+	int k, n = 0;
+
+	dst[0] = &c->mul.r; dst[1] = &c->mul.g; dst[2] = &c->mul.b;
+	dst[3] = &c->mul.a; dst[4] = &c->dark.r; dst[5] = &c->dark.g;
+	dst[6] = &c->dark.b;
+	for (k = 0; k < 7; k++) {
+		double x;
+
+		if (!(ch & (1u << k)))
+			continue;
+		x = v[n++];
+		if (k < 4 && (ch & BB_CH_CLAMP))
+			x = x < 0 ? 0 : x > 1 ? 1 : x;
+		*dst[k] = x;
+	}
+}
+
+/* JavaScript's `x | 0` for the frame counts of a sequence. */
+static long to_int32(double x)
+{
+	return fabs(x) < 2147483647.0 ? (long)x : 0;
+}
+
+/* Spine's sequence timeline: the frame of the key, advanced by the time
+ * since the key in steps of its delay, through the key's mode. */
+static void apply_sequence(bb_pose *p, const bb_anim *an, const bb_timeline *t,
+                           double time)
+{
+	int k = bb__timeline_key(an, t, time);
+	long count = p->a->displays[t->display].seq_count, index, n;
+	const double *v;
+
+	p->seq_disp[t->index] = t->display;
+	if (k < 0) {
+		p->seq_index[t->index] = -1;
+		return;
+	}
+	v = t->values + 3 * (size_t)k;
+	index = (long)v[1];
+	if ((int)v[0] != BB_SEQ_HOLD) {
+		index += to_int32((time - t->times[k]) / v[2] + 0.00001);
+		switch ((bb_seq_mode)(int)v[0]) {
+		case BB_SEQ_HOLD:
+			break;
+		case BB_SEQ_ONCE:
+			index = index < count - 1 ? index : count - 1;
+			break;
+		case BB_SEQ_LOOP:
+			index %= count;
+			break;
+		case BB_SEQ_PINGPONG:
+			n = 2 * count - 2;
+			index = n == 0 ? 0 : index % n;
+			if (index >= count)
+				index = n - index;
+			break;
+		case BB_SEQ_ONCE_REVERSE:
+			index = count - 1 - index > 0 ? count - 1 - index : 0;
+			break;
+		case BB_SEQ_LOOP_REVERSE:
+			index = count - 1 - index % count;
+			break;
+		case BB_SEQ_PINGPONG_REVERSE:
+			n = 2 * count - 2;
+			index = n == 0 ? 0 : (index + count - 1) % n;
+			if (index >= count)
+				index = n - index;
+			break;
+		}
+	}
+	p->seq_index[t->index] = index < 0 ? 0 : (int)index;
 }
 
 static void apply_timeline(bb_pose *p, const bb_anim *an, const bb_timeline *t,
@@ -238,6 +345,10 @@ static void apply_timeline(bb_pose *p, const bb_anim *an, const bb_timeline *t,
 			time = looping ? fmod(fmod(time, an->duration) + an->duration,
 			                       an->duration)
 			                : fmin(fmax(time, 0), an->duration);
+	}
+	if (t->target == BB_TL_SEQUENCE) {
+		apply_sequence(p, an, t, time);
+		return;
 	}
 	bb__timeline_sample(an, t, time, looping, v);
 	switch (t->target) {
@@ -281,6 +392,19 @@ static void apply_timeline(bb_pose *p, const bb_anim *an, const bb_timeline *t,
 	case BB_TL_JOINT:
 		bb__solid_set(p, t->index, t->jvar, bb__solid_sample(an, t, time));
 		break;
+	case BB_TL_BONE_INHERIT:
+		p->inherit[t->index] = (int)v[0];
+		break;
+	case BB_TL_SLOT_TINT:
+		apply_tint(&p->color[t->index], t->channels, v);
+		break;
+	case BB_TL_CONSTRAINT:
+		memcpy(p->cparams + (size_t)t->index * BB_CP_MAX + t->param, v,
+		       (size_t)t->stride * sizeof *v);
+		break;
+	case BB_TL_SEQUENCE:
+	case BB_TL_PHYSICS_RESET:
+		break;             /* see apply_sequence, step_physics */
 	}
 }
 
@@ -306,6 +430,12 @@ static bb_status check_args(const bb_pose *p, const bb_track *tracks,
 	if (o->skin < 0 || (a->nskins > 0 && o->skin >= a->nskins) ||
 	    o->n_overrides < 0 || o->n_overrides > BB_MAX_OVERRIDES)
 		return bb_error_set(err, BB_ERR_USAGE, NULL, NULL, "bad skin or overrides");
+	if (o->n_more_skins < 0 || o->n_more_skins > BB_MAX_SKIN_LAYERS)
+		return bb_error_set(err, BB_ERR_USAGE, NULL, NULL, "bad skin layers");
+	for (i = 0; i < o->n_more_skins; i++)
+		if (o->more_skins[i] < 0 || o->more_skins[i] >= a->nskins)
+			return bb_error_set(err, BB_ERR_USAGE, NULL, NULL,
+			                    "skin index %d out of range", o->more_skins[i]);
 	for (i = 0; i < o->n_overrides; i++)
 		if (o->overrides[i].slot < 0 || o->overrides[i].slot >= a->nslots)
 			return bb_error_set(err, BB_ERR_USAGE, NULL, NULL,
@@ -335,6 +465,71 @@ static void apply_tracks(bb_pose *p, const bb_track *tracks, int ntracks,
 	}
 }
 
+/* Physics reset keys crossed between figure times t0 (exclusive; < 0:
+ * none) and t1 (inclusive), wrapping with a looping track. */
+static void physics_resets(bb_pose *p, const bb_track *tracks, int ntracks,
+                           double t0, double t1)
+{
+	int i, j, k, c;
+
+	for (i = 0; i < ntracks; i++) {
+		const bb_anim *an = &p->a->anims[tracks[i].anim];
+		double l0 = -1, l1;
+
+		if (!bb__track_time(an, &tracks[i], t1, &l1))
+			continue;
+		if (t0 >= 0 && !bb__track_time(an, &tracks[i], t0, &l0))
+			l0 = -1;
+		for (j = 0; j < an->ntimelines; j++) {
+			const bb_timeline *tl = &an->timelines[j];
+			int hit = 0;
+
+			if (tl->target != BB_TL_PHYSICS_RESET)
+				continue;
+			for (k = 0; k < tl->nkeys && !hit; k++) {
+				double kt = tl->times[k];
+
+				hit = l0 <= l1 ? (kt > l0 && kt <= l1) : (kt > l0 || kt <= l1);
+			}
+			for (c = 0; hit && c < p->a->ncons; c++)
+				if (p->a->cons[c].kind == BB_CON_PHYSICS &&
+				    (tl->index < 0 || tl->index == c))
+					bb__physics_reset(p, c);
+		}
+	}
+}
+
+/* Physics is simulated from t = 0: the pose is evaluated and its physics
+ * stepped at every multiple of the armature's step before t, so that any
+ * frame is a pure function of t (frames render in parallel). */
+static void simulate_physics(bb_pose *p, const bb_track *tracks, int ntracks,
+                             double t, const bb_eval_options *o)
+{
+	double h = p->a->physics_step, prev = -1;
+	long k;
+	int c;
+
+	p->phys_time = 0;
+	for (c = 0; c < p->a->ncons; c++)
+		if (p->a->cons[c].kind == BB_CON_PHYSICS)
+			bb__physics_reset(p, c);
+	p->phys_step = 1;
+	for (k = 0; (double)k * h < t; k++) {
+		double tau = (double)k * h;
+
+		reset(p, o);
+		apply_tracks(p, tracks, ntracks, tau);
+		physics_resets(p, tracks, ntracks, prev, tau);
+		p->phys_time = tau;
+		p->fig = bb_affine_scale(p->figure_sx * (o->flip ? -1 : 1),
+		                         p->a->y_up ? -1 : 1);
+		bb__world_transforms(p, o);
+		prev = tau;
+	}
+	physics_resets(p, tracks, ntracks, prev, t);
+	p->phys_time = t;
+}
+
 bb_status bb_pose_eval(bb_pose *p, const bb_track *tracks, int ntracks,
                        double t, const bb_eval_options *opts, bb_error *err)
 {
@@ -344,9 +539,14 @@ bb_status bb_pose_eval(bb_pose *p, const bb_track *tracks, int ntracks,
 
 	if ((s = check_args(p, tracks, ntracks, o, err)) != BB_OK)
 		return s;
+	p->opts = o;
+	p->phys_step = 0;
+	if (p->a->physics_step > 0)
+		simulate_physics(p, tracks, ntracks, t, o);
 	reset(p, o);
 	apply_tracks(p, tracks, ntracks, t);
-	p->fig = bb_affine_scale(p->figure_sx * (o->flip ? -1 : 1), 1);
+	p->fig = bb_affine_scale(p->figure_sx * (o->flip ? -1 : 1),
+	                         p->a->y_up ? -1 : 1);
 	bb__world_transforms(p, o);
 	return bb__build_drawlist(p, o, err);
 }
@@ -358,6 +558,8 @@ bb_status bb__pose_eval_nested(bb_pose *p, int anim, double time,
 	bb_track tr = { anim, 0, -1, 0, 0, 0 };
 
 	reset(p, NULL);
+	p->opts = &defaults;
+	p->phys_step = 0;
 	if (anim >= 0 && anim < p->a->nanims)
 		apply_tracks(p, &tr, 1, time);
 	p->fig = fig;
@@ -410,6 +612,13 @@ bb_color_xform bb_pose_slot_color(const bb_pose *p, int slot)
 	if (slot < 0 || slot >= p->a->nslots)
 		return bb_color_xform_identity();
 	return p->color[slot];
+}
+
+const char *bb_pose_slot_display_name(const bb_pose *p, int slot)
+{
+	if (slot < 0 || slot >= p->a->nslots || !p->shown[slot])
+		return NULL;
+	return p->shown[slot]->name;
 }
 
 const bb_drawlist *bb_pose_drawlist(const bb_pose *p)

@@ -37,6 +37,18 @@ struct bb_pose {
 	double *ik_weight;      /* per IK constraint */
 	int *ik_bend;
 	bb_pose **child;        /* per slot: pose of a nested armature, lazily */
+	bb_xform *applied;      /* per bone: the transform the update order
+	                           computes the world from (constraints change
+	                           it; Spine's "applied" pose) */
+	int *inherit;           /* per bone: bb_inherit (inherit timelines) */
+	double *cparams;        /* per constraint: BB_CP_MAX parameters */
+	struct bb__phys *phys;  /* per constraint: physics state */
+	double phys_time;       /* the figure time physics last stepped to */
+	int phys_step;          /* 1 while stepping physics, 0: pose only */
+	int *seq_index;         /* per slot: sequence frame (-1: setup) */
+	int *seq_disp;          /* per slot: the display seq_index is for */
+	const bb_display **shown; /* per slot: the display drawn this frame */
+	const bb_eval_options *opts; /* the options of the current evaluation */
 	double *jvars;          /* per solid joint: BB_JV_COUNT variables */
 	struct bb__solid_work *solid_work;  /* solid.c's scratch, lazily */
 	/* draw list storage, reused frame to frame */
@@ -52,8 +64,28 @@ struct bb_pose {
 /* DragonBones' normalizeRadian: into [-pi, pi). */
 double bb__norm_angle(double a);
 
-/* World matrices of every bone from p->local, then IK constraints. */
+/* World matrices of every bone from p->local, then IK constraints; or,
+ * for an armature with an update order, bones and constraints in it. */
 void bb__world_transforms(bb_pose *p, const bb_eval_options *o);
+
+/* Sets a bone's applied transform to *l and computes its world matrix
+ * from its parent's (Spine's updateWorldTransformWith). */
+void bb__bone_update(bb_pose *p, int bone, const bb_xform *l);
+/* Recomputes a bone's applied transform from its world matrix (Spine's
+ * updateAppliedTransform). */
+void bb__bone_applied_from_world(bb_pose *p, int bone);
+
+/* The display a slot shows under the evaluation's skins, or NULL. */
+const bb_display *bb__slot_display(const bb_pose *p, int slot);
+
+/* Applies constraint k of the update order (constrain.c, path.c,
+ * physics.c). */
+void bb__constraint_apply(bb_pose *p, int k);
+void bb__path_apply(bb_pose *p, int k);
+void bb__physics_apply(bb_pose *p, int k);
+/* Physics state: zeroed (at rest, next step starts anew). */
+void bb__physics_reset(bb_pose *p, int k);
+size_t bb__physics_state_size(void);
 
 /* Evaluates a pose at local animation time for a nested armature whose
  * figure matrix is `fig`. */

@@ -1,5 +1,6 @@
-/* World transforms: the three inherit modes (matrix product, DragonBones
- * flags, Cocos component-wise) and IK constraints. */
+/* World transforms: the inherit modes (matrix product, DragonBones flags,
+ * Cocos component-wise, Spine's four), DragonBones IK constraints, and the
+ * update order (bones and constraints) an armature may give. */
 #include "config.h"
 
 #include <math.h>
@@ -121,10 +122,97 @@ static bb_affine componentwise(bb_pose *p, int i, const bb_xform *l)
 	return m;
 }
 
-static void bone_world(bb_pose *p, int i)
+/* Spine's inherit modes other than normal (Bone.updateWorldTransformWith):
+ * the position through the parent's matrix, the linear part rebuilt from
+ * the parent's as the mode says, then the figure's linear part (a diagonal
+ * skeleton scale) on top.  Spine names the matrix rows (a b; c d): here
+ * a = m.a, b = m.c, c = m.b, d = m.d. */
+static bb_affine spine_world(const bb_pose *p, int i, const bb_xform *l,
+                             bb_inherit mode)
+{
+	const bb_affine *par = &p->world[p->a->bones[i].parent];
+	double pa = par->a, pb = par->c, pc = par->b, pd = par->d;
+	double ssx = p->fig.a, ssy = p->fig.d;
+	double a, b, c, d, la, lb, lc, ld, s, prx, rx, ry;
+	bb_vec2 w = bb_affine_apply(*par, l->x, l->y);
+	bb_affine m;
+
+	switch (mode) {
+	case BB_INHERIT_NO_ROTATION_OR_REFLECTION:
+		s = pa * pa + pc * pc;
+		if (s > 0.0001) {
+			s = fabs(pa * pd - pb * pc) / s;
+			pa /= ssx;
+			pc /= ssy;
+			pb = pc * s;
+			pd = pa * s;
+			prx = atan2(pc, pa);
+		} else {
+			pa = 0;
+			pc = 0;
+			prx = M_PI / 2 - atan2(pd, pb);
+		}
+		rx = l->rotation + l->shear - prx;
+		ry = l->rotation + l->skew - prx + M_PI / 2;
+		la = cos(rx) * l->sx;
+		lb = cos(ry) * l->sy;
+		lc = sin(rx) * l->sx;
+		ld = sin(ry) * l->sy;
+		a = pa * la - pb * lc;
+		b = pa * lb - pb * ld;
+		c = pc * la + pd * lc;
+		d = pc * lb + pd * ld;
+		break;
+	case BB_INHERIT_NO_SCALE:
+	case BB_INHERIT_NO_SCALE_OR_REFLECTION: {
+		double cs = cos(l->rotation), sn = sin(l->rotation);
+		double za = (pa * cs + pb * sn) / ssx, zc = (pc * cs + pd * sn) / ssy;
+		double zb, zd, r;
+
+		s = sqrt(za * za + zc * zc);
+		if (s > 0.00001)
+			s = 1 / s;
+		za *= s;
+		zc *= s;
+		s = sqrt(za * za + zc * zc);
+		if (mode == BB_INHERIT_NO_SCALE &&
+		    (pa * pd - pb * pc < 0) != ((ssx < 0) != (ssy < 0)))
+			s = -s;
+		r = M_PI / 2 + atan2(zc, za);
+		zb = cos(r) * s;
+		zd = sin(r) * s;
+		la = cos(l->shear) * l->sx;
+		lb = cos(M_PI / 2 + l->skew) * l->sy;
+		lc = sin(l->shear) * l->sx;
+		ld = sin(M_PI / 2 + l->skew) * l->sy;
+		a = za * la + zb * lc;
+		b = za * lb + zb * ld;
+		c = zc * la + zd * lc;
+		d = zc * lb + zd * ld;
+		break;
+	}
+	default: {   /* BB_INHERIT_ONLY_TRANSLATION */
+		bb_affine lm = bb__xform_matrix(l);
+
+		a = lm.a;
+		b = lm.c;
+		c = lm.b;
+		d = lm.d;
+		break;
+	}
+	}
+	m.a = a * ssx;
+	m.c = b * ssx;
+	m.b = c * ssy;
+	m.d = d * ssy;
+	m.tx = w.x;
+	m.ty = w.y;
+	return m;
+}
+
+static void bone_world_with(bb_pose *p, int i, const bb_xform *l)
 {
 	const bb_bone *b = &p->a->bones[i];
-	const bb_xform *l = &p->local[i];
 
 	if (b->parent < 0) {
 		p->wx[i] = *l;
@@ -134,12 +222,20 @@ static void bone_world(bb_pose *p, int i)
 			p->wx_stale[i] = 1;
 		return;
 	}
-	switch (b->inherit) {
+	switch ((bb_inherit)p->inherit[i]) {
 	case BB_INHERIT_COMPONENTWISE:
 		p->world[i] = componentwise(p, i, l);
 		return;
 	case BB_INHERIT_FLAGS:
 		p->world[i] = flags_world(p, i, l);
+		return;
+	case BB_INHERIT_ONLY_TRANSLATION:
+	case BB_INHERIT_NO_ROTATION_OR_REFLECTION:
+	case BB_INHERIT_NO_SCALE:
+	case BB_INHERIT_NO_SCALE_OR_REFLECTION:
+		p->world[i] = spine_world(p, i, l, (bb_inherit)p->inherit[i]);
+		p->wx[i] = *l;
+		p->wx_stale[i] = 1;
 		return;
 	case BB_INHERIT_MATRIX:
 		break;
@@ -147,6 +243,113 @@ static void bone_world(bb_pose *p, int i)
 	p->world[i] = bb_affine_mul(p->world[b->parent], bb__xform_matrix(l));
 	p->wx[i] = *l;
 	p->wx_stale[i] = 1;
+}
+
+static void bone_world(bb_pose *p, int i)
+{
+	bone_world_with(p, i, &p->local[i]);
+}
+
+void bb__bone_update(bb_pose *p, int i, const bb_xform *l)
+{
+	p->applied[i] = *l;
+	bone_world_with(p, i, l);
+}
+
+/* Bone.updateAppliedTransform of Spine 4.2, angles in radians. */
+void bb__bone_applied_from_world(bb_pose *p, int i)
+{
+	const bb_bone *bn = &p->a->bones[i];
+	const bb_affine *w = &p->world[i];
+	double a = w->a, b = w->c, c = w->b, d = w->d;
+	double ssx = p->fig.a, ssy = p->fig.d;
+	double pa, pb, pc, pd, pid, ia, ib, ic, id, dx, dy, ra, rb, rc, rd;
+	bb_xform *ap = &p->applied[i];
+	const bb_affine *par;
+
+	if (bn->parent < 0) {
+		ap->x = w->tx;
+		ap->y = w->ty;
+		ap->rotation = atan2(c, a);
+		ap->sx = sqrt(a * a + c * c);
+		ap->sy = sqrt(b * b + d * d);
+		ap->shear = 0;
+		ap->skew = atan2(a * b + c * d, a * d - b * c);
+		return;
+	}
+	par = &p->world[bn->parent];
+	pa = par->a;
+	pb = par->c;
+	pc = par->b;
+	pd = par->d;
+	pid = 1 / (pa * pd - pb * pc);
+	ia = pd * pid;
+	ib = pb * pid;
+	ic = pc * pid;
+	id = pa * pid;
+	dx = w->tx - par->tx;
+	dy = w->ty - par->ty;
+	ap->x = dx * ia - dy * ib;
+	ap->y = dy * id - dx * ic;
+	if (p->inherit[i] == BB_INHERIT_ONLY_TRANSLATION) {
+		ra = a;
+		rb = b;
+		rc = c;
+		rd = d;
+	} else {
+		if (p->inherit[i] == BB_INHERIT_NO_ROTATION_OR_REFLECTION) {
+			double s = fabs(pa * pd - pb * pc) / (pa * pa + pc * pc);
+			double sa = pa / ssx, sc = pc / ssy;
+
+			pb = -sc * s * ssx;
+			pd = sa * s * ssy;
+			pid = 1 / (pa * pd - pb * pc);
+			ia = pd * pid;
+			ib = pb * pid;
+		} else if (p->inherit[i] == BB_INHERIT_NO_SCALE ||
+		           p->inherit[i] == BB_INHERIT_NO_SCALE_OR_REFLECTION) {
+			double cs = cos(p->local[i].rotation), sn = sin(p->local[i].rotation);
+			double s, r;
+
+			pa = (pa * cs + pb * sn) / ssx;
+			pc = (pc * cs + pd * sn) / ssy;
+			s = sqrt(pa * pa + pc * pc);
+			if (s > 0.00001)
+				s = 1 / s;
+			pa *= s;
+			pc *= s;
+			s = sqrt(pa * pa + pc * pc);
+			if (p->inherit[i] == BB_INHERIT_NO_SCALE &&
+			    (pid < 0) != ((ssx < 0) != (ssy < 0)))
+				s = -s;
+			r = M_PI / 2 + atan2(pc, pa);
+			pb = cos(r) * s;
+			pd = sin(r) * s;
+			pid = 1 / (pa * pd - pb * pc);
+			ia = pd * pid;
+			ib = pb * pid;
+			ic = pc * pid;
+			id = pa * pid;
+		}
+		ra = ia * a - ib * c;
+		rb = ia * b - ib * d;
+		rc = id * c - ic * a;
+		rd = id * d - ic * b;
+	}
+	ap->shear = 0;
+	ap->sx = sqrt(ra * ra + rc * rc);
+	if (ap->sx > 0.0001) {
+		double det = ra * rd - rb * rc;
+
+		ap->sy = det / ap->sx;
+		ap->skew = -atan2(ra * rb + rc * rd, det);
+		ap->rotation = atan2(rc, ra);
+	} else {
+		ap->sx = 0;
+		ap->sy = sqrt(rb * rb + rd * rd);
+		ap->skew = 0;
+		ap->rotation = M_PI / 2 - atan2(rd, rb);
+	}
 }
 
 /* ---- IK (DragonBones IKConstraint._computeA/_computeB) ---------------- */
@@ -254,11 +457,34 @@ static void apply_iks(bb_pose *p)
 	}
 }
 
+/* Bones and constraints in the armature's update order (Spine's update
+ * cache): every bone's applied transform starts as its local one. */
+static void update_in_order(bb_pose *p)
+{
+	const bb_armature *a = p->a;
+	int i;
+
+	for (i = 0; i < a->nbones; i++)
+		p->applied[i] = p->local[i];
+	for (i = 0; i < a->nupdate; i++) {
+		const bb_update *u = &a->update[i];
+
+		if (u->constraint)
+			bb__constraint_apply(p, u->index);
+		else
+			bone_world_with(p, u->index, &p->applied[u->index]);
+	}
+}
+
 void bb__world_transforms(bb_pose *p, const bb_eval_options *o)
 {
 	int i;
 
 	(void)o;
+	if (p->a->nupdate) {
+		update_in_order(p);
+		return;
+	}
 	for (i = 0; i < p->a->nbones; i++)
 		bone_world(p, i);
 	if (p->a->niks)

@@ -10,6 +10,7 @@
 
 static const bb__loader loaders[] = {
 	{ "bonebake-skeleton", bb__sniff_native, bb__load_native },
+	{ "spine", bb__sniff_spine, bb__load_spine },
 	{ "dragonbones", bb__sniff_dragonbones, bb__load_dragonbones },
 	{ "ssajson", bb__sniff_ssajson, bb__load_ssajson },
 	{ "forge", bb__sniff_forge, bb__load_forge },

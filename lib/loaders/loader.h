@@ -38,4 +38,8 @@ bb_status bb__load_cocos_xml(const bb__load_ctx *ctx, bb_model **out,
                              bb_error *err);
 int bb__sniff_cocos_xml(const char *data, size_t size, const char *path);
 
+/* Spine JSON 3.8 / 4.x (spine.c and friends). */
+bb_status bb__load_spine(const bb__load_ctx *ctx, bb_model **out, bb_error *err);
+int bb__sniff_spine(const char *data, size_t size, const char *path);
+
 #endif

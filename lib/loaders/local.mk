@@ -25,4 +25,9 @@ lib_libbonebake_core_la_SOURCES += \
 	lib/loaders/cocos-xml.c \
 	lib/loaders/cocos-build.c \
 	lib/loaders/cocos-anim.c \
-	lib/loaders/dragonbones-slots.c
+	lib/loaders/dragonbones-slots.c \
+	lib/loaders/spine.c \
+	lib/loaders/spine.h \
+	lib/loaders/spine-atlas.c \
+	lib/loaders/spine-skin.c \
+	lib/loaders/spine-anim.c

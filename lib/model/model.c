@@ -121,9 +121,14 @@ int bb__model_find_texture(const bb_model *m, const char *name)
 	return -1;
 }
 
+int bb__display_key(const bb_armature *a, const bb_display *d)
+{
+	return d->deform_from ? d->deform_from - 1 : (int)(d - a->displays);
+}
+
 bb_xform bb__xform_identity(void)
 {
-	bb_xform x = { 0, 0, 0, 0, 1, 1 };
+	bb_xform x = { 0, 0, 0, 0, 1, 1, 0 };
 	return x;
 }
 
@@ -131,9 +136,10 @@ bb_affine bb__xform_matrix(const bb_xform *x)
 {
 	bb_affine m;
 	double r = x->rotation, k = x->rotation + x->skew;
+	double rx = x->shear != 0 ? r + x->shear : r;
 
-	m.a = cos(r) * x->sx;
-	m.b = sin(r) * x->sx;
+	m.a = cos(rx) * x->sx;
+	m.b = sin(rx) * x->sx;
 	m.c = -sin(k) * x->sy;
 	m.d = cos(k) * x->sy;
 	m.tx = x->x;
@@ -144,7 +150,9 @@ bb_affine bb__xform_matrix(const bb_xform *x)
 static void free_display(bb_display *d)
 {
 	free(d->name);
-	if (d->kind == BB_DISPLAY_MESH) {
+	if (d->kind == BB_DISPLAY_MESH || d->kind == BB_DISPLAY_CLIP ||
+	    d->kind == BB_DISPLAY_PATH) {
+		free(d->u.mesh.lengths);
 		free(d->u.mesh.verts);
 		free(d->u.mesh.uvs);
 		free(d->u.mesh.indices);
@@ -202,6 +210,12 @@ static void free_armature(bb_armature *a)
 	for (i = 0; i < a->niks; i++)
 		free(a->iks[i].name);
 	free(a->iks);
+	for (i = 0; i < a->ncons; i++) {
+		free(a->cons[i].name);
+		free(a->cons[i].bones);
+	}
+	free(a->cons);
+	free(a->update);
 	bb__solid_free(a->solid);
 }
 
@@ -293,6 +307,12 @@ void bb_model_armature_info(const bb_model *m, int armature,
 	out->animations = a->nanims;
 	out->masks = a->nmasks;
 	out->iks = a->niks;
+	for (i = 0; i < a->ncons; i++) {
+		if (a->cons[i].kind == BB_CON_IK)
+			out->iks++;
+		else
+			out->constraints++;
+	}
 	for (i = 0; i < a->nanims; i++)
 		out->events += a->anims[i].nevents;
 	for (i = 0; i < a->ndisplays; i++)
@@ -509,7 +529,8 @@ static int timeline_ok(const bb_armature *a, const bb_timeline *t)
 		d = &a->displays[t->display];
 		if (d->kind == BB_DISPLAY_IMAGE)
 			return t->stride == 8;
-		if (d->kind != BB_DISPLAY_MESH)
+		if (d->kind != BB_DISPLAY_MESH && d->kind != BB_DISPLAY_CLIP &&
+		    d->kind != BB_DISPLAY_PATH)
 			return 0;
 		i = d->u.mesh.wcount ? d->u.mesh.ninfluences : d->u.mesh.nverts;
 		return t->stride == 2 * i;
@@ -524,6 +545,38 @@ static int timeline_ok(const bb_armature *a, const bb_timeline *t)
 	case BB_TL_JOINT:
 		return a->solid && t->index >= 0 && t->index < a->solid->njoints &&
 		       t->stride == 1 && t->jvar >= 0 && t->jvar < BB_JV_COUNT;
+	case BB_TL_BONE_INHERIT:
+		if (t->index < 0 || t->index >= a->nbones || t->stride != 1)
+			return 0;
+		for (k = 0; k < t->nkeys; k++)
+			if (!(t->values[k] >= BB_INHERIT_MATRIX &&
+			      t->values[k] <= BB_INHERIT_NO_SCALE_OR_REFLECTION) ||
+			    t->values[k] == BB_INHERIT_FLAGS ||
+			    t->values[k] == BB_INHERIT_COMPONENTWISE)
+				return 0;
+		return 1;
+	case BB_TL_SLOT_TINT:
+		for (k = 0, i = 0; k < 7; k++)
+			i += (t->channels >> k) & 1;
+		return t->index >= 0 && t->index < a->nslots && t->stride == i &&
+		       t->channels < 256;
+	case BB_TL_CONSTRAINT:
+		return t->index >= 0 && t->index < a->ncons && t->param >= 0 &&
+		       t->param <= BB_CP_MAX - t->stride;
+	case BB_TL_SEQUENCE:
+		if (t->index < 0 || t->index >= a->nslots || t->stride != 3 ||
+		    t->display < 0 || t->display >= a->ndisplays ||
+		    a->displays[t->display].seq_count < 1)
+			return 0;
+		for (k = 0; k < t->nkeys; k++)
+			if (!(t->values[3 * k] >= 0 && t->values[3 * k] <= BB_SEQ_PINGPONG_REVERSE) ||
+			    !(fabs(t->values[3 * k + 1]) < 1e9) ||
+			    !(fabs(t->values[3 * k + 2]) < 1e9))
+				return 0;
+		return 1;
+	case BB_TL_PHYSICS_RESET:
+		return t->index >= -1 && t->index < a->ncons && t->stride == 1 &&
+		       (t->index < 0 || a->cons[t->index].kind == BB_CON_PHYSICS);
 	}
 	return 0;
 }
@@ -546,10 +599,15 @@ static bb_status validate_anim(const bb_armature *a, const bb_anim *an,
 
 			if (k && t->times[k] < t->times[k - 1])
 				return bad(err, file, "key order in timeline", j);
-			if ((ip->kind == BB_INTERP_TABLE || ip->kind == BB_INTERP_TWEEN) &&
+			if ((ip->kind == BB_INTERP_TABLE || ip->kind == BB_INTERP_TWEEN ||
+			     ip->kind == BB_INTERP_BEZIER ||
+			     ip->kind == BB_INTERP_BEZIER_PERCENT) &&
 			    (ip->table < 0 || ip->ntable < 0 ||
 			     ip->table > an->ntables - ip->ntable))
 				return bad(err, file, "curve table in timeline", j);
+			if ((ip->kind == BB_INTERP_BEZIER && ip->ntable != 18 * t->stride) ||
+			    (ip->kind == BB_INTERP_BEZIER_PERCENT && ip->ntable != 18))
+				return bad(err, file, "Bezier curve in timeline", j);
 		}
 	}
 	for (j = 1; j < an->nevents; j++)
@@ -564,8 +622,15 @@ static bb_status validate_mesh(const bb_model *m, const bb_armature *a,
 {
 	int k, total = 0;
 
-	if (d->u.mesh.texture < 0 || d->u.mesh.texture >= m->ntextures ||
-	    d->u.mesh.nverts < 0 || d->u.mesh.nindices % 3 != 0)
+	if ((d->kind == BB_DISPLAY_MESH &&
+	     (d->u.mesh.texture < 0 || d->u.mesh.texture >= m->ntextures)) ||
+	    d->u.mesh.nverts < 0 || d->u.mesh.nindices % 3 != 0 ||
+	    (d->kind != BB_DISPLAY_MESH && d->u.mesh.nindices != 0) ||
+	    (d->kind == BB_DISPLAY_CLIP &&
+	     (d->u.mesh.clip_end < -1 || d->u.mesh.clip_end >= a->nslots)) ||
+	    (d->kind == BB_DISPLAY_PATH &&
+	     (d->u.mesh.nverts % 3 != 0 || d->u.mesh.nlengths < 0 ||
+	      (d->u.mesh.nlengths && !d->u.mesh.lengths))))
 		return bad(err, file, "mesh display", j);
 	for (k = 0; k < d->u.mesh.nindices; k++)
 		if (d->u.mesh.indices[k] < 0 || d->u.mesh.indices[k] >= d->u.mesh.nverts)
@@ -583,6 +648,70 @@ static bb_status validate_mesh(const bb_model *m, const bb_armature *a,
 		if (d->u.mesh.wbone[k] < 0 || d->u.mesh.wbone[k] >= a->nbones)
 			return bad(err, file, "mesh weight bone", k);
 	return BB_OK;
+}
+
+/* 0, or 1 + the first bad constraint, or 1 + ncons for a bad update
+ * order (every bone at least once, each after an update of its parent). */
+static int validate_constraints(const bb_armature *a)
+{
+	int i, k;
+
+	for (i = 0; i < a->ncons; i++) {
+		const bb_constraint *c = &a->cons[i];
+
+		if ((int)c->kind < 0 || c->kind > BB_CON_PHYSICS || c->nbones < 1 ||
+		    !c->bones)
+			return i + 1;
+		for (k = 0; k < c->nbones; k++)
+			if (c->bones[k] < 0 || c->bones[k] >= a->nbones)
+				return i + 1;
+		switch (c->kind) {
+		case BB_CON_IK:
+			if (c->nbones > 2 || c->target < 0 || c->target >= a->nbones ||
+			    a->bones[c->bones[0]].parent < 0 ||
+			    (c->nbones == 2 && (a->bones[c->bones[1]].parent != c->bones[0] ||
+			                        a->bones[c->bones[0]].parent < 0)))
+				return i + 1;
+			break;
+		case BB_CON_TRANSFORM:
+			if (c->target < 0 || c->target >= a->nbones)
+				return i + 1;
+			for (k = 0; c->u.tc.local && k < c->nbones; k++)
+				if (a->bones[c->bones[k]].parent < 0)
+					return i + 1;
+			break;
+		case BB_CON_PATH:
+			if (c->target < 0 || c->target >= a->nslots)
+				return i + 1;
+			break;
+		case BB_CON_PHYSICS:
+			if (c->nbones != 1 || !(c->u.phys.step > 0))
+				return i + 1;
+			break;
+		}
+	}
+	for (i = 0; i < a->nupdate; i++) {
+		const bb_update *u = &a->update[i];
+
+		if (u->index < 0 || u->index >= (u->constraint ? a->ncons : a->nbones))
+			return a->ncons + 1;
+		if (!u->constraint && a->bones[u->index].parent >= 0) {
+			for (k = 0; k < i; k++)
+				if (!a->update[k].constraint &&
+				    a->update[k].index == a->bones[u->index].parent)
+					break;
+			if (k == i)
+				return a->ncons + 1;
+		}
+	}
+	for (i = 0; a->nupdate && i < a->nbones; i++) {
+		for (k = 0; k < a->nupdate; k++)
+			if (!a->update[k].constraint && a->update[k].index == i)
+				break;
+		if (k == a->nupdate)
+			return a->ncons + 1;
+	}
+	return 0;
 }
 
 bb_status bb__model_validate(const bb_model *m, const char *file, bb_error *err)
@@ -627,13 +756,28 @@ bb_status bb__model_validate(const bb_model *m, const char *file, bb_error *err)
 			      d->u.armature.anim >=
 			      m->armatures[d->u.armature.armature].nanims)))
 				return bad(err, file, "display reference", j);
-			if (d->kind == BB_DISPLAY_MESH) {
+			if (d->kind == BB_DISPLAY_MESH || d->kind == BB_DISPLAY_CLIP ||
+			    d->kind == BB_DISPLAY_PATH) {
 				bb_status s = validate_mesh(m, a, d, file, err, j);
 
 				if (s != BB_OK)
 					return s;
 			}
+			if (d->deform_from < 0 || d->deform_from > a->ndisplays ||
+			    d->seq_count < 0 || d->seq_first < 0 ||
+			    d->seq_first > a->ndisplays - d->seq_count ||
+			    (d->seq_count && (d->seq_setup < 0 || d->seq_setup >= d->seq_count)))
+				return bad(err, file, "display link", j);
+			for (k = 0; k < d->seq_count; k++) {
+				const bb_display *f = &a->displays[d->seq_first + k];
+
+				if (f->seq_count || (f->kind != BB_DISPLAY_IMAGE &&
+				                     f->kind != BB_DISPLAY_MESH))
+					return bad(err, file, "sequence frame of display", j);
+			}
 		}
+		if (validate_constraints(a) != 0)
+			return bad(err, file, "constraint", validate_constraints(a) - 1);
 		for (j = 0; j < a->niks; j++) {
 			const bb_ik *ik = &a->iks[j];
 

@@ -10,18 +10,32 @@
 #include "bonebake/image.h"
 #include "bonebake/model.h"
 
-/* Local transform; radians, y down.  Matrix (DragonBones' toMatrix):
- * a = cos(r)sx, b = sin(r)sx, c = -sin(r+k)sy, d = cos(r+k)sy. */
+/* Local transform; radians, y down (or y up in an armature with y_up).
+ * Matrix (DragonBones' toMatrix, with Spine's x shear h):
+ * a = cos(r+h)sx, b = sin(r+h)sx, c = -sin(r+k)sy, d = cos(r+k)sy:
+ * the x axis turns by rotation + shear, the y axis by rotation + skew. */
 typedef struct bb_xform {
 	double x, y, rotation, skew, sx, sy;
+	double shear;          /* x-axis shear (0 for most formats) */
 } bb_xform;
 
 /* How a bone combines with its parent. */
+/* How a bone combines with its parent.  The last four are Spine's inherit
+ * modes: the position always goes through the parent's matrix, the linear
+ * part is rebuilt as described, then the figure's linear part (a diagonal
+ * "skeleton scale": flip, y up) is applied on top, whatever the parent. */
 typedef enum bb_inherit {
 	BB_INHERIT_MATRIX = 0,      /* world = parent ∘ local */
 	BB_INHERIT_FLAGS,           /* DragonBones inherit* flags (see flags) */
-	BB_INHERIT_COMPONENTWISE    /* Cocos: position via parent matrix,
+	BB_INHERIT_COMPONENTWISE,   /* Cocos: position via parent matrix,
 	                               scales multiplied, skews added */
+	BB_INHERIT_ONLY_TRANSLATION,     /* the bone's own linear part only */
+	BB_INHERIT_NO_ROTATION_OR_REFLECTION, /* the parent's rotation and
+	                               reflection removed, its scale and
+	                               shear kept */
+	BB_INHERIT_NO_SCALE,        /* the parent's direction (at the bone's
+	                               rotation) and reflection, unit scale */
+	BB_INHERIT_NO_SCALE_OR_REFLECTION  /* the same without reflection */
 } bb_inherit;
 
 enum {
@@ -46,7 +60,12 @@ typedef enum bb_display_kind {
 	BB_DISPLAY_RECT,
 	BB_DISPLAY_IMAGE,
 	BB_DISPLAY_MESH,
-	BB_DISPLAY_ARMATURE
+	BB_DISPLAY_ARMATURE,
+	BB_DISPLAY_CLIP,       /* u.mesh polygon (no texture, no indices):
+	                          clips the slots drawn after it up to
+	                          u.mesh.clip_end (inclusive; -1: all) */
+	BB_DISPLAY_PATH        /* u.mesh cubic Bezier path (not drawn; path
+	                          constraints follow it) */
 } bb_display_kind;
 
 typedef struct bb_display {
@@ -58,6 +77,18 @@ typedef struct bb_display {
 	bb_blend blend;
 	int outline;           /* a stand-in (missing image): drawn as an
 	                          outlined box of its quad */
+	int inherited;         /* a skin's copy of the default skin's display
+	                          (or an absent one: kind NONE): a skin layered
+	                          over another does not replace with it */
+	int deform_from;       /* 1 + the display whose deform and sequence
+	                          timelines also drive this one (a linked mesh's
+	                          parent, a skin's copy); 0: its own only */
+	int has_tint;          /* tint multiplies the slot colour */
+	bb_rgba tint;
+	int seq_first, seq_count;  /* a sequence: frame k is the display
+	                          seq_first + k (outside any skin run); the
+	                          slot's sequence index picks it */
+	int seq_setup;         /* frame shown without a sequence key */
 	union {
 		struct {
 			double w, h, radius;
@@ -81,6 +112,11 @@ typedef struct bb_display {
 			int *wbone;
 			double *wweight;
 			bb_vec2 *wpos;
+			int clip_end;          /* CLIP: last slot clipped, -1: all */
+			int closed;            /* PATH: the last curve joins the first */
+			int constant_speed;    /* PATH: positions by arc length */
+			int nlengths;          /* PATH: curve lengths (setup pose) */
+			double *lengths;
 		} mesh;
 		struct {
 			int armature;
@@ -128,9 +164,34 @@ typedef enum bb_tl_target {
 	BB_TL_VERTEX_COLOR,    /* index = slot; stride 17: a bb_vcolor_blend,
 	                          then TL TR BR BL corner colours r g b a
 	                          (0..1; a = the blend rate) of image displays */
-	BB_TL_JOINT            /* index = solid joint, jvar = the variable;
+	BB_TL_JOINT,           /* index = solid joint, jvar = the variable;
 	                          1 value per key (see bb_solid) */
+	BB_TL_BONE_INHERIT,    /* index = bone, 1 value: a bb_inherit; stepped */
+	BB_TL_SLOT_TINT,       /* index = slot; channels = the BB_CH_* the
+	                          values set, in that order (light r g b a,
+	                          dark r g b; 0..1), replacing them */
+	BB_TL_CONSTRAINT,      /* index = constraint; values set its parameters
+	                          param .. param + stride - 1 (BB_CP_*) */
+	BB_TL_SEQUENCE,        /* index = slot, display = the display with the
+	                          sequence; 3 values: a bb_seq_mode, the
+	                          frame index, the delay between frames;
+	                          stepped: the frame advances with time */
+	BB_TL_PHYSICS_RESET    /* index = physics constraint, -1: all; the
+	                          keys' times reset them (value unused) */
 } bb_tl_target;
+
+/* BB_TL_SLOT_TINT.channels */
+enum {
+	BB_CH_R = 1u << 0, BB_CH_G = 1u << 1, BB_CH_B = 1u << 2, BB_CH_A = 1u << 3,
+	BB_CH_DARK_R = 1u << 4, BB_CH_DARK_G = 1u << 5, BB_CH_DARK_B = 1u << 6,
+	BB_CH_CLAMP = 1u << 7          /* clamp the light values to 0..1 */
+};
+
+/* BB_TL_SEQUENCE modes (Spine's SequenceMode, in its order). */
+typedef enum bb_seq_mode {
+	BB_SEQ_HOLD = 0, BB_SEQ_ONCE, BB_SEQ_LOOP, BB_SEQ_PINGPONG,
+	BB_SEQ_ONCE_REVERSE, BB_SEQ_LOOP_REVERSE, BB_SEQ_PINGPONG_REVERSE
+} bb_seq_mode;
 
 /* BB_TL_DEFORM.display: the offsets follow the slot's image display. */
 enum { BB_DEFORM_ANY_IMAGE = -1 };
@@ -142,6 +203,7 @@ typedef enum bb_prop {
 	BB_PROP_SKEW,
 	BB_PROP_SCALE_X,
 	BB_PROP_SCALE_Y,
+	BB_PROP_SHEAR,         /* bb_xform.shear */
 	BB_PROP_COUNT
 } bb_prop;
 
@@ -162,9 +224,18 @@ typedef enum bb_interp_kind {
 	BB_INTERP_TABLE,       /* piecewise-linear table (sampled curve) */
 	BB_INTERP_NEAREST,     /* the nearer key: this one below p = 0.5,
 	                          the next from 0.5 on */
-	BB_INTERP_TWEEN        /* Cocos tween table (eval/tween.h): param = the
+	BB_INTERP_TWEEN,       /* Cocos tween table (eval/tween.h): param = the
 	                          twE index; table/ntable: the key's twEP
 	                          parameters in the anim's table pool */
+	BB_INTERP_BEZIER,      /* per value a Bezier flattened into 9 points
+	                          (time s, value) between the keys, ntable =
+	                          18 * stride floats: piecewise linear from
+	                          the key through the points to the next key
+	                          (Spine 4.x, sampled as its runtime does) */
+	BB_INTERP_BEZIER_PERCENT /* one curve shared by every value: 9 points
+	                          (time s, progress 0..1), ntable = 18: the
+	                          progress piecewise linear from (key, 0)
+	                          through the points to (next key, 1) */
 } bb_interp_kind;
 
 typedef struct bb_interp {
@@ -191,6 +262,8 @@ typedef struct bb_timeline {
 	double *values;        /* nkeys * stride */
 	bb_interp *interp;     /* per key (towards the next key) */
 	int jvar;              /* BB_TL_JOINT: a bb_joint_var */
+	unsigned channels;     /* BB_TL_SLOT_TINT: BB_CH_* */
+	int param;             /* BB_TL_CONSTRAINT: first parameter */
 } bb_timeline;
 
 typedef enum bb_event_kind {
@@ -222,6 +295,10 @@ typedef struct bb_anim {
 	int ntables;
 	int nevents;
 	bb_event *events;      /* sorted by time */
+	int exact_keys;        /* a sample at time t uses keys at times <= t
+	                          exactly (times stored as the runtime stores
+	                          them); 0: within 1e-9 s of a key counts as
+	                          on it */
 } bb_anim;
 
 /* IK constraint (DragonBones semantics): one bone, or two (bone's parent
@@ -233,6 +310,80 @@ typedef struct bb_ik {
 	int bend_positive;
 	double weight;
 } bb_ik;
+
+/* ---- constraints evaluated in the armature's update order ----
+ *
+ * Spine's constraints.  Angles in radians, lengths in skeleton units, in
+ * the armature's own space (before the figure matrix).  Parameters that
+ * timelines animate are numbered BB_CP_* per kind; params[] holds their
+ * setup values. */
+typedef enum bb_con_kind {
+	BB_CON_IK = 0,         /* one bone, or two (parent then child) */
+	BB_CON_TRANSFORM,      /* bones follow the target bone's transform */
+	BB_CON_PATH,           /* bones follow the path shown by a slot */
+	BB_CON_PHYSICS         /* one bone moved by a damped spring */
+} bb_con_kind;
+
+enum {
+	/* IK */
+	BB_CP_IK_MIX = 0, BB_CP_IK_SOFTNESS, BB_CP_IK_BEND, /* +1 / -1 */
+	BB_CP_IK_COMPRESS, BB_CP_IK_STRETCH,                 /* 0 / 1 */
+	/* transform (mixes) */
+	BB_CP_TC_ROTATE = 0, BB_CP_TC_X, BB_CP_TC_Y, BB_CP_TC_SCALE_X,
+	BB_CP_TC_SCALE_Y, BB_CP_TC_SHEAR_Y,
+	/* path */
+	BB_CP_PATH_POSITION = 0, BB_CP_PATH_SPACING, BB_CP_PATH_ROTATE,
+	BB_CP_PATH_X, BB_CP_PATH_Y,
+	/* physics */
+	BB_CP_PH_INERTIA = 0, BB_CP_PH_STRENGTH, BB_CP_PH_DAMPING, BB_CP_PH_MASS,
+	BB_CP_PH_WIND, BB_CP_PH_GRAVITY, BB_CP_PH_MIX,
+	BB_CP_MAX = 7
+};
+
+typedef enum bb_path_position { BB_PATH_FIXED = 0, BB_PATH_PERCENT } bb_path_position;
+typedef enum bb_path_spacing {
+	BB_PATH_SP_LENGTH = 0, BB_PATH_SP_FIXED, BB_PATH_SP_PERCENT,
+	BB_PATH_SP_PROPORTIONAL
+} bb_path_spacing;
+typedef enum bb_path_rotate {
+	BB_PATH_TANGENT = 0, BB_PATH_CHAIN, BB_PATH_CHAIN_SCALE
+} bb_path_rotate;
+
+typedef struct bb_constraint {
+	bb_con_kind kind;
+	char *name;
+	int nbones;
+	int *bones;            /* constrained bones */
+	int target;            /* IK, transform: bone; path: slot; physics: -1 */
+	double params[BB_CP_MAX];
+	union {
+		struct {
+			int uniform;           /* stretch scales y too */
+		} ik;
+		struct {
+			int local, relative;
+			double rotation, x, y, scale_x, scale_y, shear_y; /* offsets */
+		} tc;
+		struct {
+			bb_path_position position;
+			bb_path_spacing spacing;
+			bb_path_rotate rotate;
+			double rotation;       /* offset */
+		} path;
+		struct {
+			double x, y, rotate, scale_x, shear_x; /* how much each follows */
+			double limit;          /* velocity limit, units per second */
+			double step;           /* seconds per simulation step */
+			double reference_scale;
+		} phys;
+	} u;
+} bb_constraint;
+
+/* One entry of an armature's update order. */
+typedef struct bb_update {
+	int constraint;        /* 0: a bone's world transform; 1: a constraint */
+	int index;
+} bb_update;
 
 /* ---- solids: 3D cuboids moved by joints, projected to the draw list ----
  *
@@ -327,6 +478,15 @@ typedef struct bb_armature {
 	bb_ik *iks;
 	int default_anim;      /* the armature's own default animation, -1 */
 	bb_solid *solid;       /* 3D cuboids drawn after the slots, or NULL */
+	int y_up;              /* the armature's space is y up: the figure
+	                          matrix flips y (Spine's skeleton scaleY -1) */
+	int ncons;
+	bb_constraint *cons;
+	int nupdate;           /* 0: bones in order, then the IKs above; else
+	                          bones and constraints in this order */
+	bb_update *update;
+	double physics_step;   /* > 0: physics constraints are simulated from
+	                          t = 0 in steps of this many seconds */
 } bb_armature;
 
 struct bb_model {
@@ -364,6 +524,10 @@ bb_status bb__model_validate(const bb_model *m, const char *file, bb_error *err)
  * count of s (and of `nanims` timelines' joints) is in range. */
 void bb__solid_free(bb_solid *s);
 int bb__solid_valid(const bb_solid *s, const bb_model *m);
+
+/* Index of the display whose deform and sequence timelines drive d (its
+ * own, or its deform_from); d points into a->displays. */
+int bb__display_key(const bb_armature *a, const bb_display *d);
 
 /* Matrix of a local transform. */
 bb_affine bb__xform_matrix(const bb_xform *x);

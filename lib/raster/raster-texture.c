@@ -148,9 +148,10 @@ static void recolor(cairo_surface_t *layer, const bb_color_xform *c)
 			r = a > 0 ? ((p >> 16) & 255) / 255.0 / a : 0;
 			g = a > 0 ? ((p >> 8) & 255) / 255.0 / a : 0;
 			b = a > 0 ? (p & 255) / 255.0 / a : 0;
-			r = clamp01(r * c->mul.r + c->add.r);
-			g = clamp01(g * c->mul.g + c->add.g);
-			b = clamp01(b * c->mul.b + c->add.b);
+			/* two-colour tint: the dark colour where the texel is black */
+			r = clamp01(r * c->mul.r + (1 - r) * c->dark.r + c->add.r);
+			g = clamp01(g * c->mul.g + (1 - g) * c->dark.g + c->add.g);
+			b = clamp01(b * c->mul.b + (1 - b) * c->dark.b + c->add.b);
 			a = clamp01(a * c->mul.a + c->add.a);
 			ai = (unsigned)lrint(a * 255);
 			row[x] = (uint32_t)ai << 24 | (uint32_t)lrint(r * a * 255) << 16 |

@@ -101,7 +101,8 @@ cairo_surface_t *bb__raster_texture(bb_renderer *r, const bb_image *img,
 int bb__color_is_identity(const bb_color_xform *c)
 {
 	return c->mul.r == 1 && c->mul.g == 1 && c->mul.b == 1 && c->mul.a == 1 &&
-	       c->add.r == 0 && c->add.g == 0 && c->add.b == 0 && c->add.a == 0;
+	       c->add.r == 0 && c->add.g == 0 && c->add.b == 0 && c->add.a == 0 &&
+	       c->dark.r == 0 && c->dark.g == 0 && c->dark.b == 0;
 }
 
 cairo_operator_t bb__blend_op(bb_blend b)
@@ -202,6 +203,8 @@ static bb_status draw_item(bb_renderer *r, cairo_t *cr, const bb_draw_item *it,
 		draw_rect(cr, it);
 		return BB_OK;
 	}
+	if (it->kind == BB_DRAW_CLIP || it->kind == BB_DRAW_CLIP_END)
+		return BB_OK;      /* bb_render handles them */
 	return bb__draw_textured(r, cr, it, err);
 }
 
@@ -309,6 +312,35 @@ static bb_status draw_subtract(bb_renderer *r, cairo_t *cr,
 	return s;
 }
 
+/* A clip item: cairo's clip to the polygon (saved state, so the end item
+ * restores what was there); clips do not nest. */
+static void clip_item(cairo_t *cr, const bb_draw_item *it, int *clips)
+{
+	int k;
+
+	if (it->kind == BB_DRAW_CLIP_END) {
+		if (*clips > 0) {
+			cairo_restore(cr);
+			(*clips)--;
+		}
+		return;
+	}
+	cairo_save(cr);
+	(*clips)++;
+	cairo_new_path(cr);
+	for (k = 0; k < it->nverts; k++) {
+		if (!isfinite(it->verts[k].x) || !isfinite(it->verts[k].y))
+			continue;
+		if (k == 0)
+			cairo_move_to(cr, it->verts[k].x, it->verts[k].y);
+		else
+			cairo_line_to(cr, it->verts[k].x, it->verts[k].y);
+	}
+	cairo_close_path(cr);
+	cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING);
+	cairo_clip(cr);
+}
+
 bb_status bb_render(bb_renderer *r, const bb_drawlist *dl, const bb_view *view,
                     bb_image *out, bb_error *err)
 {
@@ -316,7 +348,7 @@ bb_status bb_render(bb_renderer *r, const bb_drawlist *dl, const bb_view *view,
 	cairo_t *cr;
 	double scale = view->scale > 0 ? view->scale : 1;
 	bb_status s = BB_OK;
-	int i;
+	int i, clips = 0;
 
 	surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, out->width,
 	                                  out->height);
@@ -339,12 +371,18 @@ bb_status bb_render(bb_renderer *r, const bb_drawlist *dl, const bb_view *view,
 	for (i = 0; i < dl->count && s == BB_OK; i++) {
 		const bb_draw_item *it = &dl->items[i];
 
+		if (it->kind == BB_DRAW_CLIP || it->kind == BB_DRAW_CLIP_END) {
+			clip_item(cr, it, &clips);
+			continue;
+		}
 		cairo_set_operator(cr, bb__blend_op(it->blend));
 		if (it->blend == BB_BLEND_SUBTRACT)
 			s = draw_subtract(r, cr, it, err);
 		else
 			s = draw_item(r, cr, it, err);
 	}
+	while (clips-- > 0)
+		cairo_restore(cr);
 	if (s == BB_OK && cairo_status(cr) != CAIRO_STATUS_SUCCESS)
 		s = bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "cairo: %s",
 		                 cairo_status_to_string(cairo_status(cr)));

@@ -28,7 +28,7 @@ typedef struct bb_track {
 	                      0.5 stretches one cycle over twice its length */
 } bb_track;
 
-enum { BB_MAX_TRACKS = 8, BB_MAX_OVERRIDES = 64 };
+enum { BB_MAX_TRACKS = 8, BB_MAX_OVERRIDES = 64, BB_MAX_SKIN_LAYERS = 8 };
 
 /* How 3D solids are projected (orthographic).  FRONT looks at the north
  * (-z) face, BACK at the south, LEFT at the east (the viewer's left when
@@ -57,13 +57,19 @@ typedef struct bb_eval_options {
 	int n_overrides;   /* slot display overrides (applied as setup) */
 	struct { int slot, display; } overrides[BB_MAX_OVERRIDES];
 	bb_view3d view3d;  /* projection of 3D solids (zero: iso, 8 px) */
+	int n_more_skins;  /* skins layered over `skin`, later ones first:    */
+	int more_skins[BB_MAX_SKIN_LAYERS]; /* a slot shows the display of the
+	                      last one that defines it (Spine's combined skins) */
 } bb_eval_options;
 
 /* Draw list: the only thing the rasterizer sees. */
 typedef enum bb_draw_kind {
 	BB_DRAW_RECT = 0,   /* rounded rectangle centred on m's origin */
 	BB_DRAW_QUAD,       /* 4 vertices TL, TR, BR, BL with texture coords */
-	BB_DRAW_MESH        /* triangles over vertices with texture coords */
+	BB_DRAW_MESH,       /* triangles over vertices with texture coords */
+	BB_DRAW_CLIP,       /* the polygon `verts` clips the items after it */
+	BB_DRAW_CLIP_END    /* ends the clip (items are clipped by one
+	                       polygon at most) */
 } bb_draw_kind;
 
 /* How per-vertex colours C (rate = C.a) combine with the texel P:
@@ -128,6 +134,9 @@ bb_affine bb_pose_bone_world(const bb_pose *p, int bone);
 int bb_pose_slot_order(const bb_pose *p, int i);
 int bb_pose_slot_display(const bb_pose *p, int slot);
 bb_color_xform bb_pose_slot_color(const bb_pose *p, int slot);
+/* Name of the display (attachment) a slot shows, or NULL (none, or
+ * unnamed). */
+const char *bb_pose_slot_display_name(const bb_pose *p, int slot);
 
 /* Bounds of everything the draw list paints, in world space. */
 bb_bounds bb_drawlist_bounds(const bb_drawlist *dl);

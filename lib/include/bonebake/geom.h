@@ -20,9 +20,13 @@ typedef struct bb_rgba {
 	double r, g, b, a;
 } bb_rgba;
 
-/* Flash-style colour transform: c' = c * mul + add (add in 0..1 units). */
+/* Flash-style colour transform: c' = c * mul + add (add in 0..1 units),
+ * with Spine's two-colour tint: c' = c * mul + (1 - c) * dark + add for
+ * r, g, b (dark = 0, the zero value, changes nothing). */
 typedef struct bb_color_xform {
 	bb_rgba mul, add;
+	bb_rgba dark;          /* r, g, b: the colour of the texture's black;
+	                          a unused */
 } bb_color_xform;
 
 typedef struct bb_bounds {

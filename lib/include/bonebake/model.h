@@ -59,6 +59,7 @@ typedef struct bb_armature_info {
 	const char *name;
 	double fps;            /* the file's frame rate (sampling default) */
 	int bones, slots, skins, animations, meshes, iks, events, masks;
+	int constraints;       /* other constraints (transform, path, physics) */
 } bb_armature_info;
 
 void bb_model_armature_info(const bb_model *m, int armature,

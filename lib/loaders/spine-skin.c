@@ -1,0 +1,1050 @@
+/* Spine skins and attachments.  Every skin gets, per slot, one display per
+ * attachment name any skin gives that slot (so an attachment key selects
+ * the same index whatever the skin); a skin without its own attachment of
+ * that name holds a copy of the default skin's (marked inherited) or an
+ * absent display.  The mapping:
+ *
+ *   region (+ sequence)   -> BB_DISPLAY_IMAGE: corners of the packed
+ *                            rectangle (RegionAttachment offsets), uvs
+ *   mesh, linked mesh     -> BB_DISPLAY_MESH (weighted or not); a linked
+ *                            mesh copies its parent's geometry and, with
+ *                            `timelines`, takes its deform keys
+ *   clipping              -> BB_DISPLAY_CLIP (polygon, end slot)
+ *   path                  -> BB_DISPLAY_PATH (not drawn)
+ *   point, boundingbox    -> BB_DISPLAY_NONE, named (not drawn)
+ *   sequence frames       -> displays after the skin runs (seq_first)
+ *   attachment color      -> display tint */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "loaders/spine.h"
+
+#define DEG_RAD (M_PI / 180)
+
+enum { MAX_VERTS = 1000000 };
+
+/* What pass 1 left for later, per run display. */
+struct pend {
+	json_t *j;             /* the attachment's JSON (NULL: none here) */
+	const char *path;      /* region name (path, name, or key) */
+	int linked;            /* a linked mesh still to resolve */
+	int mesh;              /* has mesh geometry (ruv valid) */
+	float *ruv;            /* mesh uvs 0..1 of the region (owned) */
+	int nruv;
+};
+
+struct skins {
+	bb__sp *sp;
+	int nskins, total;     /* skins, names over all slots */
+	json_t **att;          /* per skin: attachments object (may be NULL) */
+	const char **name;     /* per skin */
+	struct pend *pend;     /* nskins * total */
+	int *slot_base;        /* per slot: offset of its names */
+};
+
+static bb_status nomem(bb__sp *sp)
+{
+	return bb_error_set(sp->j.err, BB_ERR_NOMEM, sp->j.file, NULL, "out of memory");
+}
+
+static int run_index(const struct skins *sk, int skin, int slot, int name)
+{
+	return skin * sk->total + sk->slot_base[slot] + name;
+}
+
+/* ---- collecting skins and names ---------------------------------------- */
+
+static bb_status add_name(bb__sp *sp, int slot, const char *name)
+{
+	bb__sp_names *nm = &sp->names[slot];
+
+	if (bb__sp_name_index(sp, slot, name) >= 0)
+		return BB_OK;
+	if (nm->n >= 100000)
+		return bb__jfail(&sp->j, NULL, "too many attachments");
+	if (!bb__grow((void **)&nm->names, &nm->cap, (size_t)nm->n + 1, sizeof *nm->names) ||
+	    !(nm->names[nm->n] = bb__strdup(name)))
+		return nomem(sp);
+	nm->n++;
+	sp->nnames++;
+	return BB_OK;
+}
+
+/* The skins list (3.8/4.x array of {name, attachments}; 3.7 object of
+ * name -> attachments), the default skin first. */
+static bb_status collect_skins(struct skins *sk)
+{
+	bb__sp *sp = sk->sp;
+	json_t *skins = json_object_get(sp->root, "skins"), *v;
+	const char *key;
+	size_t n, i;
+	int k = 1, def = -1;
+
+	if (skins && !json_is_array(skins) && !json_is_object(skins))
+		return bb__jfail(&sp->j, "skins", "expected an array, found %s",
+		                 bb__json_type_name(skins));
+	n = !skins ? 0 : json_is_array(skins) ? json_array_size(skins) : json_object_size(skins);
+	if (n > 10000)
+		return bb_error_set(sp->j.err, BB_ERR_LIMIT, sp->j.file, "skins",
+		                    "%zu skins exceed the limit of 10000", n);
+	sk->nskins = 1;
+	sk->att = bb__calloc(n + 1, sizeof *sk->att);
+	sk->name = bb__calloc(n + 1, sizeof *sk->name);
+	if (!sk->att || !sk->name)
+		return nomem(sp);
+	sk->name[0] = "default";
+	if (skins && json_is_array(skins)) {
+		bb__jpath_key(&sp->j.path, "skins");
+		json_array_foreach(skins, i, v) {
+			size_t m2 = bb__jpath_index(&sp->j.path, i);
+			const char *nm;
+			json_t *att;
+			bb_status s;
+
+			if ((s = bb__jexpect_object(&sp->j, v)) != BB_OK ||
+			    (s = bb__jstr(&sp->j, v, "name", 1, &nm)) != BB_OK ||
+			    (s = bb__jobject(&sp->j, v, "attachments", 0, &att)) != BB_OK)
+				return s;
+			if (strcmp(nm, "default") == 0 && def < 0) {
+				def = (int)i;
+				sk->att[0] = att;
+			} else {
+				sk->att[k] = att;
+				sk->name[k++] = nm;
+			}
+			bb__jpath_pop(&sp->j.path, m2);
+		}
+		bb__jpath_pop(&sp->j.path, 0);
+	} else if (skins) {
+		json_object_foreach(skins, key, v) {
+			if (!json_is_object(v)) {
+				bb__jpath_key(&sp->j.path, "skins");
+				return bb__jfail(&sp->j, key, "expected an object, found %s",
+				                 bb__json_type_name(v));
+			}
+			if (strcmp(key, "default") == 0 && def < 0) {
+				def = 0;
+				sk->att[0] = v;
+			} else {
+				sk->att[k] = v;
+				sk->name[k++] = key;
+			}
+		}
+	}
+	sk->nskins = k;
+	return BB_OK;
+}
+
+/* A path segment for skin k: skins[i].attachments or skins.<name>. */
+static void skin_path(const struct skins *sk, int k, bb__jpath *path)
+{
+	json_t *skins = json_object_get(sk->sp->root, "skins"), *v;
+	size_t i;
+
+	bb__jpath_key(path, "skins");
+	if (json_is_object(skins)) {
+		bb__jpath_key(path, sk->name[k]);
+		return;
+	}
+	json_array_foreach(skins, i, v)
+		if (json_object_get(v, "attachments") == sk->att[k] && sk->att[k]) {
+			bb__jpath_index(path, i);
+			bb__jpath_key(path, "attachments");
+			return;
+		}
+}
+
+static bb_status collect_names(struct skins *sk)
+{
+	bb__sp *sp = sk->sp;
+	const char *slot_name, *att_name;
+	json_t *slot_map, *att;
+	int k;
+
+	for (k = 0; k < sk->nskins; k++) {
+		if (!sk->att[k])
+			continue;
+		bb__jpath_pop(&sp->j.path, 0);
+		skin_path(sk, k, &sp->j.path);
+		json_object_foreach(sk->att[k], slot_name, slot_map) {
+			size_t mark = bb__jpath_key(&sp->j.path, slot_name);
+			int slot = bb__sp_slot(sp, slot_name);
+			bb_status s;
+
+			if (slot < 0) {
+				bb__jpath_pop(&sp->j.path, mark);
+				return bb__jfail(&sp->j, slot_name, "unknown slot \"%s\"", slot_name);
+			}
+			if (!json_is_object(slot_map))
+				return bb__jfail(&sp->j, NULL, "expected an object, found %s",
+				                 bb__json_type_name(slot_map));
+			json_object_foreach(slot_map, att_name, att) {
+				if (!json_is_object(att))
+					return bb__jfail(&sp->j, att_name, "expected an object, found %s",
+					                 bb__json_type_name(att));
+				if ((s = add_name(sp, slot, att_name)) != BB_OK)
+					return s;
+			}
+			bb__jpath_pop(&sp->j.path, mark);
+		}
+	}
+	bb__jpath_pop(&sp->j.path, 0);
+	return BB_OK;
+}
+
+/* ---- vertices ---------------------------------------------------------- */
+
+/* Spine's vertices: nverts (x, y) pairs, or per vertex a bone count and
+ * that many (bone, x, y, weight).  Weighted when the array is not exactly
+ * 2 * nverts long. */
+static bb_status read_vertices(bb__sp *sp, json_t *map, int nverts, bb_display *d)
+{
+	json_t *jv;
+	size_t len, i, w = 0;
+	int v, k, total = 0;
+	bb_status s;
+
+	if ((s = bb__jarray(&sp->j, map, "vertices", 1, &jv)) != BB_OK)
+		return s;
+	len = json_array_size(jv);
+	bb__jpath_key(&sp->j.path, "vertices");
+	for (i = 0; i < len; i++)
+		if (!json_is_number(json_array_get(jv, i)) ||
+		    !(fabs(json_number_value(json_array_get(jv, i))) < 1e9))
+			return bb__jfail(&sp->j, NULL, "[%zu]: expected a number, found %s", i,
+			                 bb__json_type_name(json_array_get(jv, i)));
+	d->u.mesh.nverts = nverts;
+	if (len == (size_t)nverts * 2) {
+		if (!(d->u.mesh.verts = bb__calloc((size_t)nverts, sizeof *d->u.mesh.verts)))
+			return nomem(sp);
+		for (v = 0; v < nverts; v++) {
+			d->u.mesh.verts[v].x = bb__sp_f32(json_number_value(json_array_get(jv, 2 * v)));
+			d->u.mesh.verts[v].y = bb__sp_f32(json_number_value(json_array_get(jv, 2 * v + 1)));
+		}
+		bb__jpath_pop(&sp->j.path, sp->j.path.len - 9);
+		return BB_OK;
+	}
+	/* weighted: count the influences first */
+	for (i = 0, v = 0; i < len; v++) {
+		double n = json_number_value(json_array_get(jv, i));
+
+		if (v >= nverts || n < 1 || n > sp->a->nbones || n != floor(n) ||
+		    i + 1 + 4 * (size_t)n > len)
+			return bb__jfail(&sp->j, NULL, "[%zu]: %s", i,
+			                 v >= nverts ? "more vertices than expected" :
+			                 "bad bone count (the array holds neither 2 numbers per "
+			                 "vertex nor weights)");
+		total += (int)n;
+		i += 1 + 4 * (size_t)n;
+	}
+	if (v != nverts)
+		return bb__jfail(&sp->j, NULL, "%d vertices, expected %d", v, nverts);
+	d->u.mesh.wcount = bb__calloc((size_t)nverts, sizeof *d->u.mesh.wcount);
+	d->u.mesh.wbone = bb__calloc((size_t)total, sizeof *d->u.mesh.wbone);
+	d->u.mesh.wweight = bb__calloc((size_t)total, sizeof *d->u.mesh.wweight);
+	d->u.mesh.wpos = bb__calloc((size_t)total, sizeof *d->u.mesh.wpos);
+	if (!d->u.mesh.wcount || !d->u.mesh.wbone || !d->u.mesh.wweight || !d->u.mesh.wpos)
+		return nomem(sp);
+	d->u.mesh.ninfluences = total;
+	for (i = 0, v = 0; v < nverts; v++) {
+		int n = (int)json_number_value(json_array_get(jv, i++));
+
+		d->u.mesh.wcount[v] = n;
+		for (k = 0; k < n; k++, w++, i += 4) {
+			double b = json_number_value(json_array_get(jv, i));
+
+			if (b < 0 || b >= sp->a->nbones || b != floor(b))
+				return bb__jfail(&sp->j, NULL, "[%zu]: bone index %g out of range "
+				                 "(%d bones)", i, b, sp->a->nbones);
+			d->u.mesh.wbone[w] = (int)b;
+			d->u.mesh.wpos[w].x = bb__sp_f32(json_number_value(json_array_get(jv, i + 1)));
+			d->u.mesh.wpos[w].y = bb__sp_f32(json_number_value(json_array_get(jv, i + 2)));
+			d->u.mesh.wweight[w] = bb__sp_f32(json_number_value(json_array_get(jv, i + 3)));
+		}
+	}
+	bb__jpath_pop(&sp->j.path, sp->j.path.len - 9);
+	return BB_OK;
+}
+
+static bb_status vertex_count(bb__sp *sp, json_t *map, int *n)
+{
+	double v;
+	bb_status s = bb__jnum_range(&sp->j, map, "vertexCount", -1, 0, MAX_VERTS, &v);
+
+	if (s != BB_OK)
+		return s;
+	if (v < 0 || v != floor(v))
+		return bb__jfail(&sp->j, "vertexCount", v < 0 ? "missing" : "not an integer");
+	*n = (int)v;
+	return BB_OK;
+}
+
+/* ---- regions and meshes ------------------------------------------------ */
+
+static bb_status tint(bb__sp *sp, json_t *map, bb_display *d)
+{
+	const char *c;
+	bb_status s = bb__jstr(&sp->j, map, "color", 0, &c);
+
+	if (s != BB_OK || !c)
+		return s;
+	if (!bb__sp_color(c, &d->tint))
+		return bb__jfail(&sp->j, "color", "\"%s\" is not a colour rrggbbaa", c);
+	d->has_tint = d->tint.r != 1 || d->tint.g != 1 || d->tint.b != 1 || d->tint.a != 1;
+	return BB_OK;
+}
+
+/* Pixel of the region's normalised page coordinate (u, v). */
+static bb_vec2 page_px(const bb__sp *sp, const bb__sp_region *r, double u, double v)
+{
+	const bb_image *img = sp->m->textures[r->texture];
+	bb_vec2 p = { (double)(float)u * img->width, (double)(float)v * img->height };
+
+	return p;
+}
+
+struct region_geom {
+	double x, y, sx, sy, rotation, w, h;
+};
+
+/* RegionAttachment's corners (BL TL TR BR in Spine's order, stored as the
+ * model's TL TR BR BL) and uvs for region r. */
+static void region_quad(const bb__sp *sp, const struct region_geom *g,
+                        const bb__sp_region *r, bb_display *d)
+{
+	double rsx = g->w / r->orig_w * g->sx, rsy = g->h / r->orig_h * g->sy;
+	double lx = -g->w / 2 * g->sx + r->off_x * rsx;
+	double ly = -g->h / 2 * g->sy + r->off_y * rsy;
+	double lx2 = lx + r->w * rsx, ly2 = ly + r->h * rsy;
+	double c = cos(g->rotation * DEG_RAD), s = sin(g->rotation * DEG_RAD);
+	double pw = r->page_w, ph = r->page_h;
+	double u = r->x / pw, v = r->y / ph, u2, v2;
+	/* corners in Spine's order BL, TL, TR, BR */
+	double cx[4] = { lx, lx, lx2, lx2 }, cy[4] = { ly, ly2, ly2, ly };
+	bb_vec2 uv[4];
+	int k;
+
+	if (r->degrees == 90) {
+		u2 = (r->x + r->h) / pw;
+		v2 = (r->y + r->w) / ph;
+		uv[0] = page_px(sp, r, u2, v2);
+		uv[1] = page_px(sp, r, u, v2);
+		uv[2] = page_px(sp, r, u, v);
+		uv[3] = page_px(sp, r, u2, v);
+	} else {
+		u2 = (r->x + r->w) / pw;
+		v2 = (r->y + r->h) / ph;
+		uv[0] = page_px(sp, r, u, v2);
+		uv[1] = page_px(sp, r, u, v);
+		uv[2] = page_px(sp, r, u2, v);
+		uv[3] = page_px(sp, r, u2, v2);
+	}
+	d->kind = BB_DISPLAY_IMAGE;
+	d->local = bb_affine_identity();
+	d->u.image.texture = r->texture;
+	for (k = 0; k < 4; k++) {
+		int o = (k + 1) % 4;   /* TL TR BR BL = Spine's 1 2 3 0 */
+
+		d->u.image.corners[k].x = bb__sp_f32(cx[o] * c + g->x - cy[o] * s);
+		d->u.image.corners[k].y = bb__sp_f32(cy[o] * c + g->y + cx[o] * s);
+		d->u.image.uvs[k] = uv[o];
+	}
+}
+
+/* MeshAttachment.updateRegion: region uvs (0..1 of the original image)
+ * into page pixels, with the region's rotation and stripped whitespace. */
+static void mesh_uvs(const bb__sp *sp, const bb__sp_region *r, const float *ruv,
+                     int n, bb_vec2 *out)
+{
+	double tw = r->page_w, th = r->page_h, u = r->x / tw, v = r->y / th, w, h;
+	int i;
+
+	switch (r->degrees) {
+	case 90:
+		u -= (r->orig_h - r->off_y - r->h) / tw;
+		v -= (r->orig_w - r->off_x - r->w) / th;
+		w = r->orig_h / tw;
+		h = r->orig_w / th;
+		for (i = 0; i < n; i++)
+			out[i] = page_px(sp, r, u + ruv[2 * i + 1] * w, v + (1 - ruv[2 * i]) * h);
+		return;
+	case 180:
+		u -= (r->orig_w - r->off_x - r->w) / tw;
+		v -= r->off_y / th;
+		w = r->orig_w / tw;
+		h = r->orig_h / th;
+		for (i = 0; i < n; i++)
+			out[i] = page_px(sp, r, u + (1 - ruv[2 * i]) * w, v + (1 - ruv[2 * i + 1]) * h);
+		return;
+	case 270:
+		u -= r->off_y / tw;
+		v -= r->off_x / th;
+		w = r->orig_h / tw;
+		h = r->orig_w / th;
+		for (i = 0; i < n; i++)
+			out[i] = page_px(sp, r, u + (1 - ruv[2 * i + 1]) * w, v + ruv[2 * i] * h);
+		return;
+	default:
+		u -= r->off_x / tw;
+		v -= (r->orig_h - r->off_y - r->h) / th;
+		w = r->orig_w / tw;
+		h = r->orig_h / th;
+		for (i = 0; i < n; i++)
+			out[i] = page_px(sp, r, u + ruv[2 * i] * w, v + ruv[2 * i + 1] * h);
+	}
+}
+
+/* The region an attachment's path names, counted when missing. */
+static const bb__sp_region *find_region(bb__sp *sp, const char *path)
+{
+	const bb__sp_region *r = sp->have_atlas ? bb__sp_atlas_find(&sp->atlas, path) : NULL;
+
+	if (!r && sp->have_atlas) {
+		sp->missing_regions++;
+		if (sp->missing_regions == 1)
+			bb__model_warn(sp->m, "%s: no atlas region \"%s\"", sp->j.file, path);
+	}
+	return r;
+}
+
+static bb_status read_region(bb__sp *sp, json_t *map, const char *path,
+                             bb_display *d)
+{
+	struct region_geom g;
+	const bb__sp_region *r;
+	bb_status s;
+
+	if ((s = bb__sp_num(sp, map, "x", 0, &g.x)) != BB_OK ||
+	    (s = bb__sp_num(sp, map, "y", 0, &g.y)) != BB_OK ||
+	    (s = bb__sp_num(sp, map, "scaleX", 1, &g.sx)) != BB_OK ||
+	    (s = bb__sp_num(sp, map, "scaleY", 1, &g.sy)) != BB_OK ||
+	    (s = bb__sp_num(sp, map, "rotation", 0, &g.rotation)) != BB_OK ||
+	    (s = bb__jnum_range(&sp->j, map, "width", -1, 0, 1e7, &g.w)) != BB_OK ||
+	    (s = bb__jnum_range(&sp->j, map, "height", -1, 0, 1e7, &g.h)) != BB_OK ||
+	    (s = tint(sp, map, d)) != BB_OK)
+		return s;
+	if (g.w < 0 || g.h < 0)
+		return bb__jfail(&sp->j, g.w < 0 ? "width" : "height", "missing");
+	if ((r = find_region(sp, path)) != NULL)
+		region_quad(sp, &g, r, d);
+	return BB_OK;
+}
+
+/* Frees a display's vertex data and makes it an empty NONE (keeps name). */
+static void clear_geometry(bb_display *d)
+{
+	free(d->u.mesh.verts);
+	free(d->u.mesh.uvs);
+	free(d->u.mesh.indices);
+	free(d->u.mesh.wcount);
+	free(d->u.mesh.wbone);
+	free(d->u.mesh.wweight);
+	free(d->u.mesh.wpos);
+	free(d->u.mesh.lengths);
+	memset(&d->u, 0, sizeof d->u);
+	d->kind = BB_DISPLAY_NONE;
+}
+
+static void *dup_array(const void *p, size_t n, size_t size, int *ok)
+{
+	void *q;
+
+	if (!p || n == 0)
+		return NULL;
+	if (!(q = bb__calloc(n, size))) {
+		*ok = 0;
+		return NULL;
+	}
+	memcpy(q, p, n * size);
+	return q;
+}
+
+/* A deep copy of src's geometry and fields into dst (dst's name kept). */
+static int copy_display(bb_display *dst, const bb_display *src)
+{
+	char *name = dst->name;
+	int ok = 1, inf = src->u.mesh.ninfluences, nv = src->u.mesh.nverts;
+
+	*dst = *src;
+	dst->name = name;
+	if (src->kind != BB_DISPLAY_MESH && src->kind != BB_DISPLAY_CLIP &&
+	    src->kind != BB_DISPLAY_PATH)
+		return 1;
+	dst->u.mesh.verts = dup_array(src->u.mesh.verts, (size_t)nv, sizeof(bb_vec2), &ok);
+	dst->u.mesh.uvs = dup_array(src->u.mesh.uvs, (size_t)nv, sizeof(bb_vec2), &ok);
+	dst->u.mesh.indices = dup_array(src->u.mesh.indices, (size_t)src->u.mesh.nindices,
+	                                sizeof(int), &ok);
+	dst->u.mesh.wcount = dup_array(src->u.mesh.wcount, (size_t)nv, sizeof(int), &ok);
+	dst->u.mesh.wbone = dup_array(src->u.mesh.wbone, (size_t)inf, sizeof(int), &ok);
+	dst->u.mesh.wweight = dup_array(src->u.mesh.wweight, (size_t)inf, sizeof(double), &ok);
+	dst->u.mesh.wpos = dup_array(src->u.mesh.wpos, (size_t)inf, sizeof(bb_vec2), &ok);
+	dst->u.mesh.lengths = dup_array(src->u.mesh.lengths, (size_t)src->u.mesh.nlengths,
+	                                sizeof(double), &ok);
+	if (!ok)
+		clear_geometry(dst);
+	return ok;
+}
+
+/* A mesh's own geometry: vertices, triangles, and the region uvs (kept in
+ * pd until the region is known). */
+static bb_status read_mesh(bb__sp *sp, json_t *map, struct pend *pd, bb_display *d)
+{
+	json_t *juv, *jtri;
+	size_t n, i;
+	bb_status s;
+
+	if ((s = bb__jarray(&sp->j, map, "uvs", 1, &juv)) != BB_OK ||
+	    (s = bb__jarray(&sp->j, map, "triangles", 1, &jtri)) != BB_OK)
+		return s;
+	n = json_array_size(juv);
+	if (n % 2 || n / 2 > MAX_VERTS)
+		return bb__jfail(&sp->j, "uvs", "%zu values is not 2 per vertex", n);
+	if (json_array_size(jtri) % 3 || json_array_size(jtri) > 3 * (size_t)MAX_VERTS)
+		return bb__jfail(&sp->j, "triangles", "%zu indices is not 3 per triangle",
+		                 json_array_size(jtri));
+	d->kind = BB_DISPLAY_MESH;
+	d->local = bb_affine_identity();
+	if ((s = read_vertices(sp, map, (int)(n / 2), d)) != BB_OK)
+		return s;
+	d->u.mesh.nindices = (int)json_array_size(jtri);
+	pd->ruv = bb__calloc(n ? n : 1, sizeof *pd->ruv);
+	d->u.mesh.uvs = bb__calloc(n / 2 + 1, sizeof *d->u.mesh.uvs);
+	d->u.mesh.indices = bb__calloc(json_array_size(jtri) + 1, sizeof *d->u.mesh.indices);
+	if (!pd->ruv || !d->u.mesh.uvs || !d->u.mesh.indices)
+		return nomem(sp);
+	pd->nruv = (int)n;
+	pd->mesh = 1;
+	bb__jpath_key(&sp->j.path, "uvs");
+	for (i = 0; i < n; i++) {
+		json_t *v = json_array_get(juv, i);
+
+		if (!json_is_number(v))
+			return bb__jfail(&sp->j, NULL, "[%zu]: expected a number, found %s", i,
+			                 bb__json_type_name(v));
+		pd->ruv[i] = (float)json_number_value(v);
+	}
+	bb__jpath_pop(&sp->j.path, sp->j.path.len - 4);
+	bb__jpath_key(&sp->j.path, "triangles");
+	for (i = 0; i < json_array_size(jtri); i++) {
+		json_t *v = json_array_get(jtri, i);
+		double x = json_is_number(v) ? json_number_value(v) : -1;
+
+		if (x < 0 || x >= (double)(n / 2) || x != floor(x))
+			return bb__jfail(&sp->j, NULL, "[%zu]: vertex index %g out of range "
+			                 "(%zu vertices)", i, x, n / 2);
+		d->u.mesh.indices[i] = (int)x;
+	}
+	bb__jpath_pop(&sp->j.path, sp->j.path.len - 10);
+	return BB_OK;
+}
+
+/* The mesh's uvs on region `path`; without the region it is not drawn. */
+static void place_mesh(bb__sp *sp, const struct pend *pd, const char *path,
+                       bb_display *d)
+{
+	const bb__sp_region *r = find_region(sp, path);
+
+	if (!r || d->kind != BB_DISPLAY_MESH) {
+		clear_geometry(d);
+		return;
+	}
+	d->u.mesh.texture = r->texture;
+	mesh_uvs(sp, r, pd->ruv, pd->nruv / 2, d->u.mesh.uvs);
+}
+
+static bb_status read_clip_or_path(bb__sp *sp, json_t *map, int path, bb_display *d)
+{
+	json_t *jl;
+	size_t i;
+	int n;
+	bb_status s;
+
+	if ((s = vertex_count(sp, map, &n)) != BB_OK ||
+	    (s = read_vertices(sp, map, n, d)) != BB_OK)
+		return s;
+	d->local = bb_affine_identity();
+	d->u.mesh.texture = -1;
+	if (!path) {
+		const char *end;
+
+		d->kind = BB_DISPLAY_CLIP;
+		d->u.mesh.clip_end = -1;
+		if ((s = bb__jstr(&sp->j, map, "end", 0, &end)) != BB_OK)
+			return s;
+		if (end && (d->u.mesh.clip_end = bb__sp_slot(sp, end)) < 0)
+			return bb__jfail(&sp->j, "end", "unknown slot \"%s\"", end);
+		return BB_OK;
+	}
+	d->kind = BB_DISPLAY_PATH;
+	if (n % 3)
+		return bb__jfail(&sp->j, "vertexCount", "%d is not 3 per curve", n);
+	if ((s = bb__jbool(&sp->j, map, "closed", 0, &d->u.mesh.closed)) != BB_OK ||
+	    (s = bb__jbool(&sp->j, map, "constantSpeed", 1, &d->u.mesh.constant_speed)) != BB_OK ||
+	    (s = bb__jarray(&sp->j, map, "lengths", 1, &jl)) != BB_OK)
+		return s;
+	d->u.mesh.nlengths = n / 3;
+	if (!(d->u.mesh.lengths = bb__calloc((size_t)n / 3 + 1, sizeof *d->u.mesh.lengths)))
+		return nomem(sp);
+	bb__jpath_key(&sp->j.path, "lengths");
+	for (i = 0; i < json_array_size(jl) && i < (size_t)n / 3; i++) {
+		json_t *v = json_array_get(jl, i);
+
+		if (!json_is_number(v))
+			return bb__jfail(&sp->j, NULL, "[%zu]: expected a number, found %s", i,
+			                 bb__json_type_name(v));
+		d->u.mesh.lengths[i] = json_number_value(v);
+	}
+	bb__jpath_pop(&sp->j.path, sp->j.path.len - 8);
+	return BB_OK;
+}
+
+static const char *const types[] = {
+	"region", "mesh", "linkedmesh", "boundingbox", "path", "point", "clipping"
+};
+
+/* Pass 1: an attachment, except a linked mesh's geometry and sequences. */
+static bb_status read_attachment(struct skins *sk, json_t *map, const char *key,
+                                 struct pend *pd, bb_display *d)
+{
+	bb__sp *sp = sk->sp;
+	const char *type, *name, *path, *parent;
+	json_t *seq;
+	int t;
+	bb_status s;
+
+	if ((s = bb__jstr(&sp->j, map, "type", 0, &type)) != BB_OK ||
+	    (s = bb__jstr(&sp->j, map, "name", 0, &name)) != BB_OK ||
+	    (s = bb__jstr(&sp->j, map, "path", 0, &path)) != BB_OK ||
+	    (s = bb__jstr(&sp->j, map, "parent", 0, &parent)) != BB_OK ||
+	    (s = bb__jobject(&sp->j, map, "sequence", 0, &seq)) != BB_OK)
+		return s;
+	for (t = 0; type && t < 7 && strcmp(types[t], type) != 0; t++)
+		;
+	if (t == 7)
+		return bb__jfail(&sp->j, "type", "unknown attachment type \"%s\"", type);
+	if (!type)
+		t = 0;
+	if (!(d->name = bb__strdup(name ? name : key)))
+		return nomem(sp);
+	pd->j = map;
+	pd->path = path ? path : d->name;
+	switch (t) {
+	case 0:
+		if (seq)
+			return BB_OK;          /* built with its frames */
+		return read_region(sp, map, pd->path, d);
+	case 1:
+	case 2:
+		if ((s = tint(sp, map, d)) != BB_OK)
+			return s;
+		if (parent || t == 2) {
+			if (!parent)
+				return bb__jfail(&sp->j, "parent", "missing (a linked mesh)");
+			pd->linked = 1;
+			return BB_OK;
+		}
+		return read_mesh(sp, map, pd, d);   /* placed in pass 3 */
+	case 3: {
+		int n;
+		bb_display tmp;
+
+		memset(&tmp, 0, sizeof tmp);
+		s = vertex_count(sp, map, &n);
+		if (s == BB_OK)
+			s = read_vertices(sp, map, n, &tmp);
+		clear_geometry(&tmp);
+		return s;      /* bounding boxes are not drawn */
+	}
+	case 4:
+		return read_clip_or_path(sp, map, 1, d);
+	case 5: {
+		double v;
+
+		if ((s = bb__sp_num(sp, map, "x", 0, &v)) != BB_OK ||
+		    (s = bb__sp_num(sp, map, "y", 0, &v)) != BB_OK ||
+		    (s = bb__sp_num(sp, map, "rotation", 0, &v)) != BB_OK)
+			return s;
+		return BB_OK;  /* points are not drawn */
+	}
+	default:
+		return read_clip_or_path(sp, map, 0, d);
+	}
+}
+
+/* Pass 2: a linked mesh takes its parent's geometry; 0 while the parent
+ * (itself linked) is not resolved yet. */
+static bb_status link_mesh(struct skins *sk, int k, int slot, int j, int *done)
+{
+	bb__sp *sp = sk->sp;
+	int ri = run_index(sk, k, slot, j), pk = 0, pj, pi, timelines;
+	struct pend *pd = &sk->pend[ri], *pp;
+	bb_display *d = &sp->a->displays[ri], *pdisp;
+	const char *parent, *skin;
+	bb_status s;
+
+	*done = 0;
+	if ((s = bb__jstr(&sp->j, pd->j, "parent", 1, &parent)) != BB_OK ||
+	    (s = bb__jstr(&sp->j, pd->j, "skin", 0, &skin)) != BB_OK ||
+	    (s = bb__jbool(&sp->j, pd->j, sp->v3 ? "deform" : "timelines", 1,
+	                   &timelines)) != BB_OK)
+		return s;
+	if (skin) {
+		for (pk = 0; pk < sk->nskins && strcmp(sk->name[pk], skin) != 0; pk++)
+			;
+		if (pk == sk->nskins)
+			return bb__jfail(&sp->j, "skin", "unknown skin \"%s\"", skin);
+	}
+	pj = bb__sp_name_index(sp, slot, parent);
+	pi = pj >= 0 ? run_index(sk, pk, slot, pj) : -1;
+	if (pi < 0 || !sk->pend[pi].j)
+		return bb__jfail(&sp->j, "parent", "unknown mesh \"%s\" in skin \"%s\"",
+		                 parent, sk->name[pk]);
+	pp = &sk->pend[pi];
+	if (pp->linked)
+		return BB_OK;                  /* not yet: its parent first */
+	if (!pp->mesh)
+		return bb__jfail(&sp->j, "parent", "\"%s\" is not a mesh", parent);
+	pdisp = &sp->a->displays[pi];
+	{
+		int has_tint = d->has_tint;
+		bb_rgba tn = d->tint;
+
+		if (!copy_display(d, pdisp))
+			return nomem(sp);
+		d->has_tint = has_tint;
+		d->tint = tn;
+	}
+	d->kind = BB_DISPLAY_MESH;
+	d->deform_from = timelines ? bb__display_key(sp->a, pdisp) + 1 : 0;
+	if (!(pd->ruv = bb__calloc((size_t)pp->nruv + 1, sizeof *pd->ruv)))
+		return nomem(sp);
+	memcpy(pd->ruv, pp->ruv, (size_t)pp->nruv * sizeof *pd->ruv);
+	pd->nruv = pp->nruv;
+	pd->mesh = 1;
+	pd->linked = 0;
+	*done = 1;
+	return BB_OK;
+}
+
+/* Appends a zeroed display after the runs; returns its index or -1. */
+static int add_display(bb__sp *sp, size_t *cap)
+{
+	bb_armature *a = sp->a;
+
+	if (a->ndisplays >= 4 * MAX_VERTS ||
+	    !bb__grow((void **)&a->displays, cap, (size_t)a->ndisplays + 1,
+	              sizeof *a->displays))
+		return -1;
+	memset(&a->displays[a->ndisplays], 0, sizeof *a->displays);
+	return a->ndisplays++;
+}
+
+/* Pass 3, an attachment with a `sequence`: one frame per region
+ * path + (start + k) zero-padded to `digits`; the attachment itself shows
+ * the setup frame's geometry. */
+static bb_status build_sequence(struct skins *sk, int ri, json_t *seq, size_t *cap)
+{
+	bb__sp *sp = sk->sp;
+	struct pend *pd = &sk->pend[ri];
+	double v[4];
+	int k, first = sp->a->ndisplays, missing = 0, key;
+	char path[600];
+	bb_status s;
+
+	bb__jpath_key(&sp->j.path, "sequence");
+	if ((s = bb__jnum_range(&sp->j, seq, "count", 0, 1, 10000, &v[0])) != BB_OK ||
+	    (s = bb__jnum_range(&sp->j, seq, "start", 1, 0, 1e8, &v[1])) != BB_OK ||
+	    (s = bb__jnum_range(&sp->j, seq, "digits", 0, 0, 20, &v[2])) != BB_OK ||
+	    (s = bb__jnum_range(&sp->j, seq, "setup", 0, 0, v[0] - 1, &v[3])) != BB_OK)
+		return s;
+	bb__jpath_pop(&sp->j.path, sp->j.path.len - 9);
+	key = ri;
+	if (sp->a->displays[ri].deform_from)
+		key = sp->a->displays[ri].deform_from - 1;
+	for (k = 0; k < (int)v[0]; k++) {
+		int fi = add_display(sp, cap), n;
+		bb_display *f, *d;
+
+		if (fi < 0)
+			return nomem(sp);
+		f = &sp->a->displays[fi];
+		d = &sp->a->displays[ri];
+		n = snprintf(path, sizeof path, "%.500s", pd->path);
+		n += snprintf(path + n, sizeof path - (size_t)n, "%0*d", (int)v[2],
+		              (int)v[1] + k);
+		if (pd->mesh) {
+			if (!copy_display(f, d))
+				return nomem(sp);
+			place_mesh(sp, pd, path, f);
+		} else if ((s = read_region(sp, pd->j, path, f)) != BB_OK) {
+			return s;
+		}
+		f->name = NULL;
+		f->deform_from = key + 1;
+		if (f->kind == BB_DISPLAY_NONE)
+			missing = 1;
+	}
+	if (missing) {     /* not drawn at all */
+		for (k = first; k < sp->a->ndisplays; k++)
+			clear_geometry(&sp->a->displays[k]);
+		clear_geometry(&sp->a->displays[ri]);
+		return BB_OK;
+	}
+	{
+		bb_display *d = &sp->a->displays[ri];
+		const bb_display *setup = &sp->a->displays[first + (int)v[3]];
+
+		if (pd->mesh) {
+			d->u.mesh.texture = setup->u.mesh.texture;
+			memcpy(d->u.mesh.uvs, setup->u.mesh.uvs,
+			       (size_t)d->u.mesh.nverts * sizeof *d->u.mesh.uvs);
+		} else {
+			d->kind = BB_DISPLAY_IMAGE;
+			d->local = setup->local;
+			d->u.image = setup->u.image;
+		}
+		d->seq_first = first;
+		d->seq_count = (int)v[0];
+		d->seq_setup = (int)v[3];
+	}
+	return BB_OK;
+}
+
+/* Skin k's path prefix, then slot and key. */
+static size_t path_to(struct skins *sk, int k, int slot, const char *key)
+{
+	bb__sp *sp = sk->sp;
+
+	bb__jpath_pop(&sp->j.path, 0);
+	skin_path(sk, k, &sp->j.path);
+	bb__jpath_key(&sp->j.path, sp->a->slots[slot].name);
+	return bb__jpath_key(&sp->j.path, key);
+}
+
+static bb_status build_runs(struct skins *sk)
+{
+	bb__sp *sp = sk->sp;
+	bb_armature *a = sp->a;
+	size_t cap = (size_t)sk->nskins * (size_t)sk->total + 1;
+	int k, slot, j, pending, progress, done;
+	bb_status s;
+
+	if (sk->total > 0 && (size_t)sk->nskins * (size_t)sk->total > 4 * MAX_VERTS)
+		return bb_error_set(sp->j.err, BB_ERR_LIMIT, sp->j.file, "skins",
+		                    "too many attachments in every skin");
+	a->displays = bb__calloc(cap, sizeof *a->displays);
+	sk->pend = bb__calloc(cap, sizeof *sk->pend);
+	if (!a->displays || !sk->pend)
+		return nomem(sp);
+	a->ndisplays = sk->nskins * sk->total;
+	/* pass 1 */
+	for (k = 0; k < sk->nskins; k++)
+		for (slot = 0; slot < a->nslots; slot++) {
+			json_t *slot_map = sk->att[k] ? json_object_get(sk->att[k],
+			                                                a->slots[slot].name) : NULL;
+
+			for (j = 0; slot_map && j < sp->names[slot].n; j++) {
+				const char *key = sp->names[slot].names[j];
+				json_t *map = json_object_get(slot_map, key);
+				int ri = run_index(sk, k, slot, j);
+
+				if (!map)
+					continue;
+				path_to(sk, k, slot, key);
+				if ((s = read_attachment(sk, map, key, &sk->pend[ri],
+				                         &a->displays[ri])) != BB_OK)
+					return s;
+			}
+		}
+	/* pass 2: linked meshes, parents first */
+	do {
+		pending = progress = 0;
+		for (j = 0; j < a->ndisplays; j++) {
+			if (!sk->pend[j].linked)
+				continue;
+			k = j / sk->total;
+			for (slot = 0; slot + 1 < a->nslots &&
+			     sk->slot_base[slot + 1] <= j % sk->total; slot++)
+				;
+			path_to(sk, k, slot, sp->names[slot].names[j % sk->total - sk->slot_base[slot]]);
+			if ((s = link_mesh(sk, k, slot, j % sk->total - sk->slot_base[slot],
+			                   &done)) != BB_OK)
+				return s;
+			if (done)
+				progress = 1;
+			else
+				pending = 1;
+		}
+	} while (pending && progress);
+	if (pending) {
+		for (j = 0; j < a->ndisplays && !sk->pend[j].linked; j++)
+			;
+		return bb__jfail(&sp->j, "parent", "linked meshes form a cycle");
+	}
+	/* pass 3: regions of meshes, sequences */
+	for (j = 0; j < sk->nskins * sk->total; j++) {
+		struct pend *pd = &sk->pend[j];
+		json_t *seq = pd->j ? json_object_get(pd->j, "sequence") : NULL;
+
+		if (!pd->j)
+			continue;
+		if (seq && json_is_object(seq)) {
+			k = j / sk->total;
+			for (slot = 0; slot + 1 < a->nslots &&
+			     sk->slot_base[slot + 1] <= j % sk->total; slot++)
+				;
+			path_to(sk, k, slot, sp->names[slot].names[j % sk->total - sk->slot_base[slot]]);
+			if ((s = build_sequence(sk, j, seq, &cap)) != BB_OK)
+				return s;
+		} else if (pd->mesh) {
+			place_mesh(sp, pd, pd->path, &a->displays[j]);
+		}
+	}
+	/* pass 4: what a skin lacks comes from the default skin */
+	for (k = 0; k < sk->nskins; k++)
+		for (j = 0; j < sk->total; j++) {
+			int ri = k * sk->total + j;
+			bb_display *d = &a->displays[ri];
+
+			if (sk->pend[ri].j)
+				continue;
+			d->inherited = 1;
+			if (k == 0)
+				continue;      /* absent: kind NONE */
+			if (!copy_display(d, &a->displays[j]))
+				return nomem(sp);
+			d->inherited = 1;
+			d->name = NULL;
+			if (a->displays[j].name && !(d->name = bb__strdup(a->displays[j].name)))
+				return nomem(sp);
+			if (a->displays[j].kind != BB_DISPLAY_NONE)
+				d->deform_from = bb__display_key(a, &a->displays[j]) + 1;
+		}
+	bb__jpath_pop(&sp->j.path, 0);
+	return BB_OK;
+}
+
+/* Names in a skin's bones / ik / transform / path / physics lists exist
+ * (skin-required bones and constraints are always active here). */
+static bb_status check_skin_refs(struct skins *sk)
+{
+	bb__sp *sp = sk->sp;
+	json_t *skins = json_object_get(sp->root, "skins"), *v, *list, *e;
+	static const char *const keys[] = { "bones", "ik", "transform", "path", "physics" };
+	size_t i, n;
+	int k, c, found;
+
+	if (!json_is_array(skins))
+		return BB_OK;
+	json_array_foreach(skins, i, v) {
+		for (k = 0; k < 5; k++) {
+			if (!(list = json_object_get(v, keys[k])))
+				continue;
+			bb__jpath_pop(&sp->j.path, 0);
+			bb__jpath_key(&sp->j.path, "skins");
+			bb__jpath_index(&sp->j.path, i);
+			if (!json_is_array(list))
+				return bb__jfail(&sp->j, keys[k], "expected an array, found %s",
+				                 bb__json_type_name(list));
+			bb__jpath_key(&sp->j.path, keys[k]);
+			json_array_foreach(list, n, e) {
+				const char *nm = json_string_value(e);
+
+				found = 0;
+				if (nm && k == 0)
+					found = bb__sp_bone(sp, nm) >= 0;
+				for (c = 0; nm && k > 0 && c < sp->a->ncons && !found; c++)
+					found = (int)sp->a->cons[c].kind == k - 1 &&
+					        strcmp(sp->a->cons[c].name, nm) == 0;
+				if (!found) {
+					bb__jpath_index(&sp->j.path, n);
+					return bb__jfail(&sp->j, NULL, nm ? "unknown %s \"%s\"" :
+					                 "expected a name%s%s", nm ? keys[k] : "",
+					                 nm ? nm : "");
+				}
+			}
+		}
+	}
+	bb__jpath_pop(&sp->j.path, 0);
+	return BB_OK;
+}
+
+static bb_status setup_displays(bb__sp *sp)
+{
+	json_t *slots = json_object_get(sp->root, "slots");
+	int i;
+
+	for (i = 0; i < sp->a->nslots; i++) {
+		const char *name;
+		bb_status s;
+
+		bb__jpath_pop(&sp->j.path, 0);
+		bb__jpath_key(&sp->j.path, "slots");
+		bb__jpath_index(&sp->j.path, (size_t)i);
+		if ((s = bb__jstr(&sp->j, json_array_get(slots, (size_t)i), "attachment", 0,
+		                  &name)) != BB_OK)
+			return s;
+		sp->a->slots[i].setup_display = bb__sp_name_index(sp, i, name);
+	}
+	bb__jpath_pop(&sp->j.path, 0);
+	return BB_OK;
+}
+
+bb_status bb__sp_read_skins(bb__sp *sp)
+{
+	struct skins sk;
+	bb_armature *a = sp->a;
+	bb_status s;
+	int k, i;
+
+	memset(&sk, 0, sizeof sk);
+	sk.sp = sp;
+	if ((s = collect_skins(&sk)) != BB_OK || (s = collect_names(&sk)) != BB_OK ||
+	    (s = check_skin_refs(&sk)) != BB_OK)
+		goto done;
+	if (!(sk.slot_base = bb__calloc((size_t)a->nslots + 1, sizeof *sk.slot_base))) {
+		s = nomem(sp);
+		goto done;
+	}
+	for (i = 0; i < a->nslots; i++) {
+		sk.slot_base[i] = sk.total;
+		sk.total += sp->names[i].n;
+	}
+	a->skins = bb__calloc((size_t)sk.nskins, sizeof *a->skins);
+	if (!a->skins) {
+		s = nomem(sp);
+		goto done;
+	}
+	for (k = 0; k < sk.nskins; k++) {
+		bb_skin *skin = &a->skins[k];
+
+		a->nskins = k + 1;
+		skin->name = bb__strdup(sk.name[k]);
+		skin->first = bb__calloc((size_t)a->nslots + 1, sizeof *skin->first);
+		skin->count = bb__calloc((size_t)a->nslots + 1, sizeof *skin->count);
+		if (!skin->name || !skin->first || !skin->count) {
+			s = nomem(sp);
+			goto done;
+		}
+		for (i = 0; i < a->nslots; i++) {
+			skin->first[i] = run_index(&sk, k, i, 0);
+			skin->count[i] = sp->names[i].n;
+		}
+	}
+	if ((s = build_runs(&sk)) != BB_OK || (s = setup_displays(sp)) != BB_OK)
+		goto done;
+	s = BB_OK;
+done:
+	for (i = 0; sk.pend && i < sk.nskins * sk.total; i++)
+		free(sk.pend[i].ruv);
+	free(sk.pend);
+	free(sk.att);
+	free(sk.name);
+	free(sk.slot_base);
+	return s;
+}

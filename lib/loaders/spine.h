@@ -1,0 +1,97 @@
+/* Spine JSON (3.8, 4.0-4.2) and its libGDX-style atlas: what the loader's
+ * files share.  spine.c reads the skeleton (bones, slots, constraints, the
+ * update order), spine-skin.c the skins and attachments, spine-anim.c the
+ * animations, spine-atlas.c the atlas.
+ *
+ * Coordinates: Spine's numbers are kept as they are (y up, angles counter-
+ * clockwise, converted from degrees to radians); the armature is marked
+ * y_up, so the evaluator's figure matrix flips y as Spine's own skeleton
+ * scaleY = -1 does for y-down engines (Bone.yDown): the conversion happens
+ * once, there, and Spine's inherit modes and constraints see it as the
+ * skeleton scale they already account for. */
+#ifndef BB_LOADERS_SPINE_H
+#define BB_LOADERS_SPINE_H
+
+#include "loaders/json.h"
+#include "loaders/loader.h"
+
+/* One atlas region: the packed rectangle (w, h before rotation), its
+ * rotation, and the whitespace stripped around it (offsets from the
+ * bottom-left of the original image, libGDX's convention). */
+typedef struct bb__sp_region {
+	char *name;
+	int texture;           /* model texture index */
+	int page_w, page_h;
+	int index;
+	int x, y, w, h;
+	int degrees;           /* 0, 90, 180, 270 */
+	int off_x, off_y, orig_w, orig_h;
+} bb__sp_region;
+
+typedef struct bb__sp_atlas {
+	bb__sp_region *regions;
+	int n;
+	size_t cap;
+} bb__sp_atlas;
+
+/* Reads a libGDX/Spine atlas (4.x `bounds:`/`offsets:` and 3.x `xy:`/
+ * `size:`/`orig:`/`offset:` forms, `rotate` true/false/degrees, `index`,
+ * several pages, `scale:` read and ignored as the runtime does, `pma:`
+ * pages un-premultiplied when loaded) and its page PNGs into m.  Errors
+ * name the atlas file, its line and the region's field. */
+bb_status bb__sp_atlas_load(bb_model *m, const char *path, bb__sp_atlas *at,
+                            bb_error *err);
+/* Same from a buffer; page PNGs are looked up in dir. */
+bb_status bb__sp_atlas_parse(bb_model *m, const char *name, const char *dir,
+                             const char *data, size_t size, bb__sp_atlas *at,
+                             bb_error *err);
+const bb__sp_region *bb__sp_atlas_find(const bb__sp_atlas *at, const char *name);
+void bb__sp_atlas_free(bb__sp_atlas *at);
+
+/* Per slot, the attachment names any skin gives it (the same list, in the
+ * same order, for every skin's run of that slot). */
+typedef struct bb__sp_names {
+	char **names;
+	int n;
+	size_t cap;
+} bb__sp_names;
+
+typedef struct bb__sp {
+	bb__jctx j;
+	const bb__load_ctx *ctx;
+	bb_model *m;
+	bb_armature *a;
+	int v3;                /* 3.x data (3.8's key names and curves) */
+	int have_atlas;
+	bb__sp_atlas atlas;
+	json_t *root;
+	json_t **skins;        /* per model skin: its JSON object (the
+	                          attachments map); skin 0 is "default" */
+	bb__sp_names *names;   /* per slot */
+	int nnames;            /* sum over slots */
+	int *slot_dark;        /* per slot: has a dark colour (two-colour) */
+	int nik, ntc, npath, nphys;   /* constraints by kind, in file order */
+	int *con_index;        /* file order (ik, transform, path, physics) ->
+	                          model constraint */
+	int missing_regions;
+} bb__sp;
+
+/* Float as the runtime stores keys and vertices (Float32Array). */
+double bb__sp_f32(double v);
+/* "rrggbb[aa]" (an optional '#') into c; 0 when malformed. */
+int bb__sp_color(const char *hex, bb_rgba *c);
+/* Number member (Spine's getValue: absent -> def; null is an error). */
+bb_status bb__sp_num(bb__sp *sp, json_t *obj, const char *key, double def,
+                     double *out);
+/* Index of a bone / slot by name, -1. */
+int bb__sp_bone(const bb__sp *sp, const char *name);
+int bb__sp_slot(const bb__sp *sp, const char *name);
+/* Index of a name in a slot's attachment names, -1. */
+int bb__sp_name_index(const bb__sp *sp, int slot, const char *name);
+
+/* spine-skin.c: every skin's displays; names resolved to indices. */
+bb_status bb__sp_read_skins(bb__sp *sp);
+/* spine-anim.c: every animation. */
+bb_status bb__sp_read_animations(bb__sp *sp);
+
+#endif

@@ -1,0 +1,13 @@
+#!/bin/sh
+# bonebake's poses against the official Spine runtime's (spine-core 4.2),
+# for every animation of ../shared/corpus/spine/spineboy_4.2 that
+# ../shared/oracle/spine/ holds: bone world matrices, draw order,
+# attachments, blend, colours, region corners, mesh and clipping vertices.
+# Skips (77), saying why, when ../shared, its oracle or its corpus is absent.
+# BB_CORPUS may name another folder holding corpus/spine/.
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$top_srcdir/tests/cli/lib.sh"
+[ -d "$SHARED/oracle/spine" ] || skip "no $SHARED/oracle/spine (../shared is absent)"
+command -v python3 >/dev/null || skip "python3 is needed"
+python3 "$top_srcdir/tests/oracle/compare-spine.py" "$BONEBAKE" "$SHARED" \
+	"${BB_CORPUS:-$SHARED}"
