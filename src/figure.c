@@ -55,7 +55,8 @@ const char fig_help[] =
 	"  --all                every animation of every armature\n"
 	"  --armature NAME      armature to render (default: the file's first)\n"
 	"  --direction front|back, --skin NAME\n"
-	"                       which attachments/skin (and draw order) to use\n"
+	"                       which attachments/skin (and draw order) to use;\n"
+	"                       --skin again layers another skin over it (Spine)\n"
 	"  --overlay NAME[@T]   upper-body overlay animation starting at T s\n"
 	"  --face NAME[@T]      face-layer animation starting at T s\n"
 	"  --set BONE=VARIANT   attachment variant (e.g. hand_L=fist; repeatable)\n"
@@ -142,7 +143,16 @@ int fig_parse(fig_opts *o, int id, const char *arg, const char *cmd)
 {
 	switch (id) {
 	case O_ARMATURE: o->armature = arg; return 1;
-	case O_SKIN: o->skin = arg; return 1;
+	case O_SKIN:
+		if (!o->skin) {
+			o->skin = arg;
+		} else if (o->n_more_skins < BB_MAX_SKIN_LAYERS) {
+			o->more_skins[o->n_more_skins++] = arg;
+		} else {
+			cli_usage_error(cmd, "at most %d --skin options", BB_MAX_SKIN_LAYERS + 1);
+			return -1;
+		}
+		return 1;
 	case O_DIRECTION:
 		if (strcmp(arg, "front") != 0 && strcmp(arg, "back") != 0) {
 			cli_usage_error(cmd, "--direction takes front or back, not '%s'", arg);
@@ -350,6 +360,13 @@ int figure_select(figure *f, const fig_opts *o, int armature, const char *path)
 			f->eval.skin = 0;
 			return name_error(f, path, "direction/skin", o->skin, 0);
 		}
+	}
+	for (i = 0; i < o->n_more_skins; i++) {
+		int k = bb_model_find_skin(f->model, f->armature, o->more_skins[i]);
+
+		if (k < 0)
+			return name_error(f, path, "skin", o->more_skins[i], 0);
+		f->eval.more_skins[f->eval.n_more_skins++] = k;
 	}
 	if ((rc = resolve_sets(f, o, path)) != 0)
 		return rc;

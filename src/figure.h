@@ -13,6 +13,8 @@ enum { FIG_MAX_ANIMS = 256, FIG_MAX_SETS = 64 };
 typedef struct fig_opts {
 	const char *armature;       /* --armature */
 	const char *skin;           /* --skin / --direction */
+	const char *more_skins[BB_MAX_SKIN_LAYERS];
+	int n_more_skins;           /* further --skin: layered over the first */
 	const char *anims[FIG_MAX_ANIMS];
 	int nanims;                 /* --anim (repeatable) */
 	int all;                    /* --all */

@@ -78,3 +78,5 @@ EXTRA_DIST += tests/cli/samples.sh
 # Spine (issue 17): poses against the official runtime
 TESTS += tests/oracle/spine.sh
 EXTRA_DIST += tests/oracle/spine.sh tests/oracle/compare-spine.py
+TESTS += tests/oracle/spine-corpus.sh
+EXTRA_DIST += tests/oracle/spine-corpus.sh tests/cli/pngblank.py

@@ -153,6 +153,7 @@ void bb_pose_free(bb_pose *p)
 	free(p->seq_index);
 	free(p->seq_disp);
 	free(p->shown);
+	bb__path_work_free(p->path_work);
 	bb__solid_work_free(p->solid_work);
 	free(p->items);
 	free(p->voff);

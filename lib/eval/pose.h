@@ -49,6 +49,7 @@ struct bb_pose {
 	int *seq_disp;          /* per slot: the display seq_index is for */
 	const bb_display **shown; /* per slot: the display drawn this frame */
 	const bb_eval_options *opts; /* the options of the current evaluation */
+	struct bb__path_work *path_work; /* path.c's scratch, lazily */
 	double *jvars;          /* per solid joint: BB_JV_COUNT variables */
 	struct bb__solid_work *solid_work;  /* solid.c's scratch, lazily */
 	/* draw list storage, reused frame to frame */
@@ -83,6 +84,7 @@ const bb_display *bb__slot_display(const bb_pose *p, int slot);
 void bb__constraint_apply(bb_pose *p, int k);
 void bb__path_apply(bb_pose *p, int k);
 void bb__physics_apply(bb_pose *p, int k);
+void bb__path_work_free(struct bb__path_work *w);
 /* Physics state: zeroed (at rest, next step starts anew). */
 void bb__physics_reset(bb_pose *p, int k);
 size_t bb__physics_state_size(void);

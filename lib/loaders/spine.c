@@ -504,6 +504,7 @@ static bb_status read_physics(bb__sp *sp, json_t *jc, bb_constraint *c)
 		return bb__jfail(&sp->j, "mass", "must not be 0");
 	mp[BB_CP_PH_MASS] = mass;
 	c->u.phys.step = 1 / fps;
+	c->u.phys.reference_scale = sp->reference_scale;
 	return BB_OK;
 }
 
@@ -815,6 +816,9 @@ static bb_status read_skeleton(bb__sp *sp, json_t *sk, const char *version)
 		bb__model_warn(sp->m, "%s: Spine %s data is read as 3.8", sp->j.file, version);
 	bb__jpath_key(&sp->j.path, "skeleton");
 	s = bb__jnum_range(&sp->j, sk, "fps", 30, 0.001, 1000, &fps);
+	if (s == BB_OK)
+		s = bb__jnum_range(&sp->j, sk, "referenceScale", 100, 1e-6, 1e9,
+		                   &sp->reference_scale);
 	bb__jpath_pop(&sp->j.path, 0);
 	sp->a->fps = fps;
 	return s;

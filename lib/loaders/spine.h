@@ -74,6 +74,7 @@ typedef struct bb__sp {
 	int *con_index;        /* file order (ik, transform, path, physics) ->
 	                          model constraint */
 	int missing_regions;
+	double reference_scale;   /* skeleton.referenceScale (physics) */
 } bb__sp;
 
 /* Float as the runtime stores keys and vertices (Float32Array). */
