@@ -316,7 +316,8 @@ void bb_model_armature_info(const bb_model *m, int armature,
 	for (i = 0; i < a->nanims; i++)
 		out->events += a->anims[i].nevents;
 	for (i = 0; i < a->ndisplays; i++)
-		if (a->displays[i].kind == BB_DISPLAY_MESH)
+		if (a->displays[i].kind == BB_DISPLAY_MESH && !a->displays[i].inherited &&
+		    !a->displays[i].deform_from)
 			out->meshes++;
 }
 

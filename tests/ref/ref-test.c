@@ -112,6 +112,15 @@ static const struct ref_case cases[] = {
 	{ "forge-lidbox-open-0.5-front", LIDBOX, "open", 0.5, NULL, 0, NULL, NULL, NULL, NULL, TOL3D(BB_VIEW3D_FRONT) },
 	{ "forge-lidbox-idle-0.375-iso", LIDBOX, "idle", 0.375, NULL, 0, NULL, NULL, NULL, NULL, TOL3D(BB_VIEW3D_ISO) },
 	{ "forge-lidbox-idle-0.125-left", LIDBOX, "idle", 0.125, NULL, 0, NULL, NULL, NULL, NULL, TOL3D(BB_VIEW3D_LEFT) },
+	/* Spine: IK arm, local relative transform constraint (eye), weighted
+	 * mesh banner, noRotationOrReflection lamp with a clipping window over
+	 * an additive two-colour glow and a flame sequence, a path constraint
+	 * tail, a physics antenna, skin "gold", a draw-order key */
+#define KEEPER "samples/spine/keeper.json"
+	{ "spine-keeper-idle-0", KEEPER, "idle", 0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1, 120, 228) },
+	{ "spine-keeper-idle-1", KEEPER, "idle", 1, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1, 120, 228) },
+	{ "spine-keeper-idle-0.3-gold", KEEPER, "idle", 0.3, "gold", 0, NULL, NULL, NULL, NULL, TOLV(1, 120, 228) },
+	{ "spine-keeper-reach-0.5", KEEPER, "reach", 0.5, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1, 120, 228) },
 };
 
 enum { W = 240, HGT = 240 };
