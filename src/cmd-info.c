@@ -40,9 +40,11 @@ static void print_text(const bb_model *m, const char *path, double fps_opt)
 
 		bb_model_armature_info(m, a, &ai);
 		fps = fps_opt > 0 ? fps_opt : ai.fps;
-		printf("armature %s: %d bones, %d slots, %d meshes, %d IK, %d events, "
-		       "%g fps\n", ai.name, ai.bones, ai.slots, ai.meshes, ai.iks,
-		       ai.events, ai.fps);
+		printf("armature %s: %d bones, %d slots, %d meshes, %d IK, ", ai.name,
+		       ai.bones, ai.slots, ai.meshes, ai.iks);
+		if (ai.constraints)
+			printf("%d other constraints, ", ai.constraints);
+		printf("%d events, %g fps\n", ai.events, ai.fps);
 		printf("  skins:");
 		for (i = 0; i < ai.skins; i++)
 			printf(" %s", bb_model_skin_name(m, a, i));
@@ -80,8 +82,10 @@ static void print_json(const bb_model *m, const char *path, double fps_opt)
 		printf("%s\n  {\"name\": ", a ? "," : "");
 		cli_json_string(stdout, ai.name);
 		printf(", \"fps\": %.17g, \"bones\": %d, \"slots\": %d, \"meshes\": %d, "
-		       "\"iks\": %d, \"events\": %d, \"skins\": [", ai.fps, ai.bones,
-		       ai.slots, ai.meshes, ai.iks, ai.events);
+		       "\"iks\": %d, ", ai.fps, ai.bones, ai.slots, ai.meshes, ai.iks);
+		if (ai.constraints)
+			printf("\"constraints\": %d, ", ai.constraints);
+		printf("\"events\": %d, \"skins\": [", ai.events);
 		for (i = 0; i < ai.skins; i++) {
 			printf("%s", i ? ", " : "");
 			cli_json_string(stdout, bb_model_skin_name(m, a, i));

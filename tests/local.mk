@@ -80,3 +80,5 @@ TESTS += tests/oracle/spine.sh
 EXTRA_DIST += tests/oracle/spine.sh tests/oracle/compare-spine.py
 TESTS += tests/oracle/spine-corpus.sh
 EXTRA_DIST += tests/oracle/spine-corpus.sh tests/cli/pngblank.py
+TESTS += tests/cli/bad-spine.sh
+EXTRA_DIST += tests/cli/bad-spine.sh

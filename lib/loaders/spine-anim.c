@@ -181,8 +181,9 @@ static bb_status curve_nums(bb__sp *sp, json_t *c, int vi, double *h)
 		json_t *v = json_array_get(c, (size_t)(4 * vi + k));
 
 		if (!json_is_number(v))
-			return bb__jfail(&sp->j, "curve", "[%d]: expected a number, found %s",
-			                 4 * vi + k, v ? bb__json_type_name(v) : "nothing");
+			return bb__sp_fail_at(sp, "curve", (size_t)(4 * vi + k),
+			                      "expected a number, found %s",
+			                      v ? bb__json_type_name(v) : "nothing");
 		h[k] = json_number_value(v);
 	}
 	return BB_OK;
@@ -975,8 +976,9 @@ static bb_status deform_timeline(struct anim *am, int slot, int disp, json_t *li
 			json_t *x = json_array_get(jv, (size_t)j);
 
 			if (!json_is_number(x)) {
-				st = bb__jfail(&sp->j, "vertices", "[%d]: expected a number, found %s",
-				               j, bb__json_type_name(x));
+				st = bb__sp_fail_at(sp, "vertices", (size_t)j,
+				                    "expected a number, found %s",
+				                    bb__json_type_name(x));
 				goto done;
 			}
 			v[(int)off + j] = bb__sp_f32(json_number_value(x));

@@ -216,7 +216,7 @@ static bb_status read_vertices(bb__sp *sp, json_t *map, int nverts, bb_display *
 	for (i = 0; i < len; i++)
 		if (!json_is_number(json_array_get(jv, i)) ||
 		    !(fabs(json_number_value(json_array_get(jv, i))) < 1e9))
-			return bb__jfail(&sp->j, NULL, "[%zu]: expected a number, found %s", i,
+			return bb__sp_fail_at(sp, NULL, i, "expected a number, found %s",
 			                 bb__json_type_name(json_array_get(jv, i)));
 	d->u.mesh.nverts = nverts;
 	if (len == (size_t)nverts * 2) {
@@ -235,7 +235,7 @@ static bb_status read_vertices(bb__sp *sp, json_t *map, int nverts, bb_display *
 
 		if (v >= nverts || n < 1 || n > sp->a->nbones || n != floor(n) ||
 		    i + 1 + 4 * (size_t)n > len)
-			return bb__jfail(&sp->j, NULL, "[%zu]: %s", i,
+			return bb__sp_fail_at(sp, NULL, i, "%s",
 			                 v >= nverts ? "more vertices than expected" :
 			                 "bad bone count (the array holds neither 2 numbers per "
 			                 "vertex nor weights)");
@@ -259,8 +259,8 @@ static bb_status read_vertices(bb__sp *sp, json_t *map, int nverts, bb_display *
 			double b = json_number_value(json_array_get(jv, i));
 
 			if (b < 0 || b >= sp->a->nbones || b != floor(b))
-				return bb__jfail(&sp->j, NULL, "[%zu]: bone index %g out of range "
-				                 "(%d bones)", i, b, sp->a->nbones);
+				return bb__sp_fail_at(sp, NULL, i, "bone index %g out of range "
+				                 "(%d bones)", b, sp->a->nbones);
 			d->u.mesh.wbone[w] = (int)b;
 			d->u.mesh.wpos[w].x = bb__sp_f32(json_number_value(json_array_get(jv, i + 1)));
 			d->u.mesh.wpos[w].y = bb__sp_f32(json_number_value(json_array_get(jv, i + 2)));
@@ -524,7 +524,7 @@ static bb_status read_mesh(bb__sp *sp, json_t *map, struct pend *pd, bb_display 
 		json_t *v = json_array_get(juv, i);
 
 		if (!json_is_number(v))
-			return bb__jfail(&sp->j, NULL, "[%zu]: expected a number, found %s", i,
+			return bb__sp_fail_at(sp, NULL, i, "expected a number, found %s",
 			                 bb__json_type_name(v));
 		pd->ruv[i] = (float)json_number_value(v);
 	}
@@ -535,8 +535,8 @@ static bb_status read_mesh(bb__sp *sp, json_t *map, struct pend *pd, bb_display 
 		double x = json_is_number(v) ? json_number_value(v) : -1;
 
 		if (x < 0 || x >= (double)(n / 2) || x != floor(x))
-			return bb__jfail(&sp->j, NULL, "[%zu]: vertex index %g out of range "
-			                 "(%zu vertices)", i, x, n / 2);
+			return bb__sp_fail_at(sp, NULL, i, "vertex index %g out of range "
+			                 "(%zu vertices)", x, n / 2);
 		d->u.mesh.indices[i] = (int)x;
 	}
 	bb__jpath_pop(&sp->j.path, sp->j.path.len - 10);
@@ -595,7 +595,7 @@ static bb_status read_clip_or_path(bb__sp *sp, json_t *map, int path, bb_display
 		json_t *v = json_array_get(jl, i);
 
 		if (!json_is_number(v))
-			return bb__jfail(&sp->j, NULL, "[%zu]: expected a number, found %s", i,
+			return bb__sp_fail_at(sp, NULL, i, "expected a number, found %s",
 			                 bb__json_type_name(v));
 		d->u.mesh.lengths[i] = json_number_value(v);
 	}

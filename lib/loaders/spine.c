@@ -16,6 +16,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +105,24 @@ int bb__sp_name_index(const bb__sp *sp, int slot, const char *name)
 		if (strcmp(sp->names[slot].names[i], name) == 0)
 			return i;
 	return -1;
+}
+
+bb_status bb__sp_fail_at(bb__sp *sp, const char *key, size_t i, const char *fmt, ...)
+{
+	char msg[BB_ERROR_MSG_MAX];
+	size_t mark = sp->j.path.len;
+	va_list ap;
+	bb_status s;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (key)
+		bb__jpath_key(&sp->j.path, key);
+	bb__jpath_index(&sp->j.path, i);
+	s = bb__jfail(&sp->j, NULL, "%s", msg);
+	bb__jpath_pop(&sp->j.path, mark);
+	return s;
 }
 
 static bb_status nomem(bb__sp *sp)

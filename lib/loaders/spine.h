@@ -84,6 +84,9 @@ int bb__sp_color(const char *hex, bb_rgba *c);
 /* Number member (Spine's getValue: absent -> def; null is an error). */
 bb_status bb__sp_num(bb__sp *sp, json_t *obj, const char *key, double def,
                      double *out);
+/* Error at path [+ "." key] + "[i]". */
+bb_status bb__sp_fail_at(bb__sp *sp, const char *key, size_t i, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 /* Index of a bone / slot by name, -1. */
 int bb__sp_bone(const bb__sp *sp, const char *name);
 int bb__sp_slot(const bb__sp *sp, const char *name);
