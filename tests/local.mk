@@ -28,6 +28,10 @@ check_PROGRAMS += tests/fuzz/fuzz-forge
 tests_fuzz_fuzz_forge_SOURCES = tests/fuzz/fuzz-forge.c tests/fuzz/replay-main.c
 tests_fuzz_fuzz_forge_CFLAGS = $(AM_CFLAGS) -DTOP_SRCDIR='"$(abs_top_srcdir)"'
 tests_fuzz_fuzz_forge_LDADD = lib/libbonebake-core.la -lm
+check_PROGRAMS += tests/fuzz/fuzz-spine
+tests_fuzz_fuzz_spine_SOURCES = tests/fuzz/fuzz-spine.c tests/fuzz/replay-main.c
+tests_fuzz_fuzz_spine_CFLAGS = $(AM_CFLAGS) -DTOP_SRCDIR='"$(abs_top_srcdir)"'
+tests_fuzz_fuzz_spine_LDADD = lib/libbonebake-core.la -lm
 TESTS += tests/fuzz/replay.sh
 EXTRA_DIST += tests/fuzz/replay.sh tests/fuzz/corpus
 
@@ -82,3 +86,8 @@ TESTS += tests/oracle/spine-corpus.sh
 EXTRA_DIST += tests/oracle/spine-corpus.sh tests/cli/pngblank.py
 TESTS += tests/cli/bad-spine.sh
 EXTRA_DIST += tests/cli/bad-spine.sh
+check_PROGRAMS += tests/unit/check-spine
+tests_unit_check_spine_SOURCES = tests/unit/check-spine.c
+tests_unit_check_spine_CFLAGS = $(CHECK_TEST_CFLAGS)
+tests_unit_check_spine_LDADD = $(CHECK_TEST_LIBS)
+TESTS += tests/unit/check-spine

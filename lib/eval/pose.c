@@ -502,20 +502,24 @@ static void physics_resets(bb_pose *p, const bb_track *tracks, int ntracks,
 
 /* Physics is simulated from t = 0: the pose is evaluated and its physics
  * stepped at every multiple of the armature's step before t, so that any
- * frame is a pure function of t (frames render in parallel). */
+ * frame is a pure function of t (frames render in parallel).  At most
+ * BB__MAX_PHYSICS_STEPS steps: a later frame starts from rest that many
+ * steps before t. */
+enum { BB__MAX_PHYSICS_STEPS = 100000 };
+
 static void simulate_physics(bb_pose *p, const bb_track *tracks, int ntracks,
                              double t, const bb_eval_options *o)
 {
-	double h = p->a->physics_step, prev = -1;
-	long k;
+	double h = p->a->physics_step, prev = -1, first = t / h - BB__MAX_PHYSICS_STEPS;
+	long k = first > 0 ? (long)ceil(first) : 0;
 	int c;
 
-	p->phys_time = 0;
+	p->phys_time = (double)k * h;
 	for (c = 0; c < p->a->ncons; c++)
 		if (p->a->cons[c].kind == BB_CON_PHYSICS)
 			bb__physics_reset(p, c);
 	p->phys_step = 1;
-	for (k = 0; (double)k * h < t; k++) {
+	for (; (double)k * h < t; k++) {
 		double tau = (double)k * h;
 
 		reset(p, o);

@@ -438,6 +438,12 @@ static bb_status read_region(bb__sp *sp, json_t *map, const char *path,
 /* Frees a display's vertex data and makes it an empty NONE (keeps name). */
 static void clear_geometry(bb_display *d)
 {
+	if (d->kind != BB_DISPLAY_MESH && d->kind != BB_DISPLAY_CLIP &&
+	    d->kind != BB_DISPLAY_PATH && d->kind != BB_DISPLAY_NONE) {
+		memset(&d->u, 0, sizeof d->u);
+		d->kind = BB_DISPLAY_NONE;
+		return;
+	}
 	free(d->u.mesh.verts);
 	free(d->u.mesh.uvs);
 	free(d->u.mesh.indices);

@@ -510,7 +510,7 @@ static bb_status read_physics(bb__sp *sp, json_t *jc, bb_constraint *c)
 	    (s = bb__sp_num(sp, jc, "scaleX", 0, &c->u.phys.scale_x)) != BB_OK ||
 	    (s = bb__sp_num(sp, jc, "shearX", 0, &c->u.phys.shear_x)) != BB_OK ||
 	    (s = bb__sp_num(sp, jc, "limit", 5000, &c->u.phys.limit)) != BB_OK ||
-	    (s = bb__jnum_range(&sp->j, jc, "fps", 60, 1, 10000, &fps)) != BB_OK ||
+	    (s = bb__jnum_range(&sp->j, jc, "fps", 60, 1, 1000, &fps)) != BB_OK ||
 	    (s = bb__sp_num(sp, jc, "inertia", 1, &mp[BB_CP_PH_INERTIA])) != BB_OK ||
 	    (s = bb__sp_num(sp, jc, "strength", 100, &mp[BB_CP_PH_STRENGTH])) != BB_OK ||
 	    (s = bb__sp_num(sp, jc, "damping", 1, &mp[BB_CP_PH_DAMPING])) != BB_OK ||

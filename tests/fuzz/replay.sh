@@ -10,5 +10,8 @@ n=$(printf '%s' "$out" | sed -n 's/^replayed \([0-9]*\) inputs$/\1/p')
 out=$("$top_builddir/tests/fuzz/fuzz-forge" "$top_srcdir/tests/fuzz/corpus/forge" 2>&1) ||
 	fail "forge fuzz replay failed: $out"
 printf 'forge: %s\n' "$out"
-checks=2
+out=$("$top_builddir/tests/fuzz/fuzz-spine" "$top_srcdir/tests/fuzz/corpus/spine" 2>&1) ||
+	fail "spine fuzz replay failed: $out"
+printf 'spine: %s\n' "$out"
+checks=3
 pass

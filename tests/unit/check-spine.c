@@ -1,0 +1,349 @@
+/* Spine: what the corpus does not exercise, on small documents whose
+ * expected values are worked out by hand from the format's math (in the
+ * comments): noScale / noScaleOrReflection, path constraints, physics,
+ * sequences, two-colour tint (pose and pixels), 4.x Bezier sampling.
+ *
+ * Spine is y up; a pose is y down (the figure matrix flips y, Spine's
+ * skeleton scaleY = -1): Spine's world matrix rows (a b; c d) and position
+ * (x, y) read here as m = [a, -c, b, -d, x, -y] (x' = m.a x + m.c y + tx). */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bonebake/bonebake.h"
+
+static char dir[] = "/tmp/bb-check-spine-XXXXXX";
+
+/* A 64x16 page: four 16x16 cells, grey, red, green, blue; the atlas names
+ * them g (0,0), r (16,0), f1..f3 (the sequence: red, green, blue). */
+static void write_files(void)
+{
+	static const uint8_t cell[4][4] = {
+		{ 128, 128, 128, 255 }, { 255, 0, 0, 255 }, { 0, 255, 0, 255 }, { 0, 0, 255, 255 }
+	};
+	char path[128];
+	bb_image *img;
+	bb_error err;
+	FILE *f;
+	int x, y;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(bb_image_new(64, 16, &img, &err), BB_OK);
+	for (y = 0; y < 16; y++)
+		for (x = 0; x < 64; x++)
+			memcpy(bb_image_pixel(img, x, y), cell[x / 16], 4);
+	snprintf(path, sizeof path, "%s/t.png", dir);
+	ck_assert_int_eq(bb_png_write(path, img, &err), BB_OK);
+	bb_image_free(img);
+	snprintf(path, sizeof path, "%s/t.atlas", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("t.png\n\tsize: 64, 16\ng\n\tbounds: 0, 0, 16, 16\nr\n\tbounds: 16, 0, 16, 16\n"
+	      "f1\n\tbounds: 16, 0, 16, 16\nf2\n\tbounds: 32, 0, 16, 16\n"
+	      "f3\n\tbounds: 48, 0, 16, 16\n", f);
+	fclose(f);
+}
+
+static void remove_files(void)
+{
+	char path[128];
+
+	snprintf(path, sizeof path, "%s/t.png", dir);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/t.atlas", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
+static bb_model *load(const char *json)
+{
+	char path[128], atlas[128];
+	bb_load_options lo = { 0 };
+	bb_model *m = NULL;
+	bb_error err;
+	bb_status s;
+
+	snprintf(path, sizeof path, "%s/t.json", dir);
+	snprintf(atlas, sizeof atlas, "%s/t.atlas", dir);
+	lo.atlas_path = atlas;
+	s = bb_model_load_buffer(json, strlen(json), path, &lo, &m, &err);
+	if (s != BB_OK) {
+		char msg[1024];
+
+		bb_error_format(&err, msg, sizeof msg);
+		ck_abort_msg("load failed: %s", msg);
+	}
+	return m;
+}
+
+/* Pose of animation `anim` (or none) at t. */
+static bb_pose *pose_at(const bb_model *m, const char *anim, double t,
+                        const bb_eval_options *o)
+{
+	bb_track tr = { 0, 0, -1, 0, 0, 0 };
+	bb_pose *p;
+	bb_error err;
+	int arm = bb_model_default_armature(m);
+
+	ck_assert_int_eq(bb_pose_new(m, arm, &p, &err), BB_OK);
+	tr.anim = anim ? bb_model_find_anim(m, arm, anim) : 0;
+	ck_assert_int_ge(tr.anim, 0);
+	ck_assert_int_eq(bb_pose_eval(p, &tr, bb_model_anim_count(m, arm) ? 1 : 0, t, o,
+	                              &err), BB_OK);
+	return p;
+}
+
+static bb_affine bone(const bb_model *m, const bb_pose *p, const char *name)
+{
+	int b = bb_model_find_bone(m, bb_model_default_armature(m), name);
+
+	ck_assert_int_ge(b, 0);
+	return bb_pose_bone_world(p, b);
+}
+
+#define NEAR(x, y, tol) ck_assert_msg(fabs((x) - (y)) <= (tol), "%s = %.9g, expected %.9g", \
+                                       #x, (double)(x), (double)(y))
+
+#define HEAD "{\"skeleton\":{\"spine\":\"4.2.22\"},"
+
+/* Parent: rotation 30, scale (2, -3).  Child at x = 10, rotation 0.
+ * Position: P (10, 0) = 20 (cos 30, sin 30) = (17.3205, 10).
+ * noScaleOrReflection: the direction of P (cos 0, sin 0) normalised,
+ * (cos 30, sin 30), and the y axis at +90: (cos 120, sin 120) =
+ * (-0.5, 0.8660): a pure 30-degree rotation, Spine (a b; c d) =
+ * (0.8660 -0.5; 0.5 0.8660).  noScale keeps the reflection: det P =
+ * 2 * -3 < 0, so the y axis flips: (0.5, -0.8660).  In the pose (y down):
+ * [a, -c, b, -d, x, -y]. */
+START_TEST(no_scale_modes)
+{
+	bb_model *m = load(HEAD "\"bones\":[{\"name\":\"root\"},"
+	                   "{\"name\":\"p\",\"parent\":\"root\",\"rotation\":30,\"scaleX\":2,\"scaleY\":-3},"
+	                   "{\"name\":\"a\",\"parent\":\"p\",\"x\":10,\"inherit\":\"noScaleOrReflection\"},"
+	                   "{\"name\":\"b\",\"parent\":\"p\",\"x\":10,\"inherit\":\"noScale\"}]}");
+	bb_pose *p = pose_at(m, NULL, 0, NULL);
+	bb_affine a = bone(m, p, "a"), b = bone(m, p, "b");
+	double c = cos(M_PI / 6);
+
+	NEAR(a.a, c, 1e-12);
+	NEAR(a.b, -0.5, 1e-12);
+	NEAR(a.c, -0.5, 1e-12);
+	NEAR(a.d, -c, 1e-12);
+	NEAR(a.tx, 20 * c, 1e-9);
+	NEAR(a.ty, -10, 1e-9);
+	NEAR(b.a, c, 1e-12);
+	NEAR(b.b, -0.5, 1e-12);
+	NEAR(b.c, 0.5, 1e-12);
+	NEAR(b.d, c, 1e-12);
+	bb_pose_free(p);
+	bb_model_free(m);
+}
+END_TEST
+
+/* A straight path up the y axis: points (0, 0) and (0, 100), handles on
+ * the line at thirds, so arc length is linear in the curve parameter.
+ * Two bones of length 10, spacing "length" 0: the first at percent 0.5 =
+ * 50 units, the next one bone length further (60); rotateMode tangent:
+ * both point along +y (Spine (a, c) = (0, 1): the pose's (m.a, m.b) =
+ * (0, -1)).  With positionMode fixed 30 and spacing percent 0.2: 30 and
+ * 30 + 0.2 * 100 = 50. */
+#define PATH_DOC(pos, extra) HEAD \
+	"\"bones\":[{\"name\":\"root\"},{\"name\":\"b1\",\"parent\":\"root\",\"length\":10}," \
+	"{\"name\":\"b2\",\"parent\":\"root\",\"length\":10}]," \
+	"\"slots\":[{\"name\":\"s\",\"bone\":\"root\",\"attachment\":\"p\"}]," \
+	"\"path\":[{\"name\":\"c\",\"bones\":[\"b1\",\"b2\"],\"target\":\"s\",\"position\":" pos extra "}]," \
+	"\"skins\":[{\"name\":\"default\",\"attachments\":{\"s\":{\"p\":{\"type\":\"path\"," \
+	"\"vertexCount\":6,\"vertices\":[0,-10,0,0,0,33.333333333333,0,66.666666666667,0,100,0,110]," \
+	"\"lengths\":[100]}}}}]}"
+
+START_TEST(path_constraint)
+{
+	bb_model *m = load(PATH_DOC("0.5", ""));
+	bb_pose *p = pose_at(m, NULL, 0, NULL);
+	bb_affine b1 = bone(m, p, "b1"), b2 = bone(m, p, "b2");
+
+	NEAR(b1.tx, 0, 1e-6);
+	NEAR(b1.ty, -50, 1e-6);
+	NEAR(b2.ty, -60, 1e-6);
+	NEAR(b1.a, 0, 1e-9);
+	NEAR(b1.b, -1, 1e-9);
+	NEAR(b2.b, -1, 1e-9);
+	bb_pose_free(p);
+	bb_model_free(m);
+	m = load(PATH_DOC("30", ",\"positionMode\":\"fixed\",\"spacingMode\":\"percent\",\"spacing\":0.2"));
+	p = pose_at(m, NULL, 0, NULL);
+	NEAR(bone(m, p, "b1").ty, -30, 1e-6);
+	NEAR(bone(m, p, "b2").ty, -50, 1e-6);
+	bb_pose_free(p);
+	bb_model_free(m);
+}
+END_TEST
+
+/* Physics on x only: inertia 1, strength 100, damping 1 (no damping),
+ * mass 1, steps of h = 1/64 s.  The parent jumps from x = 0 to x = 10 at
+ * t = h (a stepped key); the bone lags: at the update at t = h its offset
+ * takes the whole move, -10, then one spring step:
+ *   v1 = (0 - (-10) * 100) * h = 15.625,  x1 = -10 + v1 h = -9.755859375,
+ * world x = 10 + x1 = 0.244140625.  At 2h:
+ *   v2 = v1 + 975.5859375 h = 30.868530273,  x2 = x1 + v2 h = -9.273538589,
+ * world x = 0.726461411.  Frames are pure functions of t: evaluating 2h
+ * alone gives the same. */
+START_TEST(physics_spring)
+{
+	bb_model *m = load(HEAD "\"bones\":[{\"name\":\"root\"},{\"name\":\"mover\",\"parent\":\"root\"},"
+	                   "{\"name\":\"b\",\"parent\":\"mover\",\"length\":10}],"
+	                   "\"physics\":[{\"name\":\"ph\",\"bone\":\"b\",\"x\":1,\"fps\":64,"
+	                   "\"inertia\":1,\"strength\":100,\"damping\":1,\"mass\":1}],"
+	                   "\"animations\":{\"jump\":{\"bones\":{\"mover\":{\"translate\":["
+	                   "{\"curve\":\"stepped\"},{\"time\":0.015625,\"x\":10},{\"time\":1,\"x\":10}]}}}}}");
+	bb_pose *p = pose_at(m, "jump", 1 / 64.0, NULL);
+
+	NEAR(bone(m, p, "b").tx, 0.244140625, 1e-9);
+	bb_pose_free(p);
+	p = pose_at(m, "jump", 2 / 64.0, NULL);
+	NEAR(bone(m, p, "b").tx, 0.726461411, 1e-8);
+	bb_pose_free(p);
+	p = pose_at(m, "jump", 0, NULL);
+	NEAR(bone(m, p, "b").tx, 0, 1e-12);
+	bb_pose_free(p);
+	bb_model_free(m);
+}
+END_TEST
+
+/* A region with a three-frame sequence (f1 red, f2 green, f3 blue at page
+ * x 16, 32, 48) and a timeline: loop, delay 0.5 from t = 0, then from
+ * t = 2 pingpong from index 2.  Frame index = key index + floor((t - key
+ * time) / delay + 0.00001): t 0 -> 0, 0.5 -> 1, 1.2 -> 2, 1.6 -> 3 mod 3
+ * = 0; at 2.6: 2 + 1 = 3, pingpong over n = 2 * 3 - 2 = 4: 3 >= 3 -> 4 - 3
+ * = 1 (a last key at 4 keeps every time inside the animation).  The drawn
+ * quad's top-left uv names the frame: x = 16 (1 + index). */
+START_TEST(sequence_frames)
+{
+	static const double times[] = { 0, 0.5, 1.2, 1.6, 2.6 };
+	static const int frames[] = { 0, 1, 2, 0, 1 };
+	bb_model *m = load(HEAD "\"bones\":[{\"name\":\"root\"}],"
+	                   "\"slots\":[{\"name\":\"s\",\"bone\":\"root\",\"attachment\":\"f\"}],"
+	                   "\"skins\":[{\"name\":\"default\",\"attachments\":{\"s\":{\"f\":{"
+	                   "\"width\":16,\"height\":16,\"sequence\":{\"count\":3}}}}}],"
+	                   "\"animations\":{\"a\":{\"attachments\":{\"default\":{\"s\":{\"f\":{"
+	                   "\"sequence\":[{\"mode\":\"loop\",\"delay\":0.5},"
+	                   "{\"time\":2,\"mode\":\"pingpong\",\"index\":2},"
+	                   "{\"time\":4}]}}}}}}}");
+	int k;
+
+	for (k = 0; k < 5; k++) {
+		bb_pose *p = pose_at(m, "a", times[k], NULL);
+		const bb_drawlist *dl = bb_pose_drawlist(p);
+
+		ck_assert_int_eq(dl->count, 1);
+		ck_assert_msg(dl->items[0].uvs[0].x == 16.0 * (1 + frames[k]),
+		              "t %g: frame at u %g, expected %d", times[k],
+		              dl->items[0].uvs[0].x, 16 * (1 + frames[k]));
+		bb_pose_free(p);
+	}
+	bb_model_free(m);
+}
+END_TEST
+
+/* Two-colour tint: light (1, 0, 0), dark (0, 0, 1) over the grey (0.5)
+ * cell: r = 0.5 * 1 + (1 - 0.5) * 0 = 0.5, g = 0, b = 0.5 * 0 + 0.5 * 1 =
+ * 0.5: pixel (128, 0, 128).  An rgba2 key at t = 1 to light (0, 1, 0) and
+ * dark (0, 0, 0), linear: at t = 0.5 light (0.5, 0.5, 0), dark (0, 0, 0.5). */
+START_TEST(two_colour_tint)
+{
+	bb_model *m = load(HEAD "\"bones\":[{\"name\":\"root\"}],"
+	                   "\"slots\":[{\"name\":\"s\",\"bone\":\"root\",\"attachment\":\"g\","
+	                   "\"color\":\"ff0000ff\",\"dark\":\"0000ff\"}],"
+	                   "\"skins\":[{\"name\":\"default\",\"attachments\":{\"s\":{\"g\":{"
+	                   "\"width\":16,\"height\":16}}}}],"
+	                   "\"animations\":{\"a\":{\"slots\":{\"s\":{\"rgba2\":["
+	                   "{\"light\":\"ff0000ff\",\"dark\":\"0000ff\"},"
+	                   "{\"time\":1,\"light\":\"00ff00ff\",\"dark\":\"000000\"}]}}}}}");
+	bb_pose *p = pose_at(m, "a", 0, NULL);
+	bb_renderer *r;
+	bb_image *img;
+	bb_error err;
+	bb_view v = { 0 };
+	bb_color_xform c;
+	const uint8_t *px;
+
+	ck_assert_int_eq(bb_renderer_new(&r, &err), BB_OK);
+	ck_assert_int_eq(bb_image_new(16, 16, &img, &err), BB_OK);
+	v.scale = 1;
+	v.origin_x = 8;
+	v.origin_y = 8;
+	ck_assert_int_eq(bb_render(r, bb_pose_drawlist(p), &v, img, &err), BB_OK);
+	px = bb_image_pixel(img, 8, 8);
+	ck_assert_msg(abs(px[0] - 128) <= 1 && px[1] == 0 && abs(px[2] - 128) <= 1 &&
+	              px[3] == 255, "pixel %d %d %d %d, expected 128 0 128 255",
+	              px[0], px[1], px[2], px[3]);
+	bb_image_free(img);
+	bb_renderer_free(r);
+	bb_pose_free(p);
+	p = pose_at(m, "a", 0.5, NULL);
+	c = bb_pose_slot_color(p, 0);
+	NEAR(c.mul.r, 0.5, 1e-9);
+	NEAR(c.mul.g, 0.5, 1e-9);
+	NEAR(c.mul.b, 0, 1e-9);
+	NEAR(c.dark.b, 0.5, 1e-9);
+	bb_pose_free(p);
+	bb_model_free(m);
+}
+END_TEST
+
+/* A 4.x Bezier on a rotation from 0 to 90 degrees over 1 s with handles
+ * (0.25, 0) and (0.75, 90): the curve is symmetric about its middle, so
+ * at t = 0.5 it passes 45 degrees exactly; the runtime's 9 flattened
+ * points are symmetric too (forward differencing of a symmetric cubic),
+ * so the sampled value at 0.5 is 45 up to float rounding.  At t = 0.1 the
+ * curve is still flat: well below the linear 9 degrees. */
+START_TEST(bezier_rotation)
+{
+	bb_model *m = load(HEAD "\"bones\":[{\"name\":\"root\"},{\"name\":\"b\",\"parent\":\"root\"}],"
+	                   "\"animations\":{\"a\":{\"bones\":{\"b\":{\"rotate\":["
+	                   "{\"curve\":[0.25,0,0.75,90]},{\"time\":1,\"value\":90}]}}}}}");
+	bb_pose *p = pose_at(m, "a", 0.5, NULL);
+	bb_affine b = bone(m, p, "b");
+
+	/* y down: the rotation reads as atan2(-m.b, m.a) */
+	NEAR(atan2(-b.b, b.a) * 180 / M_PI, 45, 1e-4);
+	bb_pose_free(p);
+	p = pose_at(m, "a", 0.1, NULL);
+	b = bone(m, p, "b");
+	ck_assert(atan2(-b.b, b.a) * 180 / M_PI < 5);
+	bb_pose_free(p);
+	bb_model_free(m);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("spine");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_unchecked_fixture(tc, write_files, remove_files);
+	tcase_add_test(tc, no_scale_modes);
+	tcase_add_test(tc, path_constraint);
+	tcase_add_test(tc, physics_spring);
+	tcase_add_test(tc, sequence_frames);
+	tcase_add_test(tc, two_colour_tint);
+	tcase_add_test(tc, bezier_rotation);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	int failed;
+
+	srunner_set_fork_status(sr, CK_NOFORK);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
