@@ -127,4 +127,14 @@ m = [b["m"] for b in f["bones"] if b["name"] == "arm"][0]
 ang = math.degrees(math.atan2(-m[1], m[0]))
 assert abs(abs(ang) - 180) < 1e-6, ang
 PY
+# the sample: the same bytes whatever --jobs (physics is simulated from
+# t = 0 for every frame), events in frames.json
+run "$BONEBAKE" render "$SAMPLES/spine/keeper.json" -o "$T/j1" --jobs 1 --quiet
+expect_rc 0
+run "$BONEBAKE" render "$SAMPLES/spine/keeper.json" -o "$T/j2" --jobs 2 --quiet
+expect_rc 0
+cmp -s "$T/j1/idle/idle_0045.png" "$T/j2/idle/idle_0045.png" && diff -r "$T/j1" "$T/j2" >/dev/null ||
+	fail "renders differ between --jobs 1 and --jobs 2"
+grep -q '"name": "blink"' "$T/j1/idle/frames.json" || fail "no blink event in frames.json"
+grep -q '"name": "grab"' "$T/j1/reach/frames.json" || fail "no grab event in frames.json"
 pass

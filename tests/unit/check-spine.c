@@ -1,6 +1,6 @@
 /* Spine: what the corpus does not exercise, on small documents whose
  * expected values are worked out by hand from the format's math (in the
- * comments): noScale / noScaleOrReflection, path constraints, physics,
+ * comments): the inherit modes, path constraints, physics,
  * sequences, two-colour tint (pose and pixels), 4.x Bezier sampling.
  *
  * Spine is y up; a pose is y down (the figure matrix flips y, Spine's
@@ -117,17 +117,38 @@ static bb_affine bone(const bb_model *m, const bb_pose *p, const char *name)
  * (cos 30, sin 30), and the y axis at +90: (cos 120, sin 120) =
  * (-0.5, 0.8660): a pure 30-degree rotation, Spine (a b; c d) =
  * (0.8660 -0.5; 0.5 0.8660).  noScale keeps the reflection: det P =
- * 2 * -3 < 0, so the y axis flips: (0.5, -0.8660).  In the pose (y down):
- * [a, -c, b, -d, x, -y]. */
-START_TEST(no_scale_modes)
+ * 2 * -3 < 0, so the y axis flips: (0.5, -0.8660).
+ * noRotationOrReflection: P = (pa pb; pc pd) = (1.7321 1.5; 1 -2.5981);
+ * s = |det P| / (pa^2 + pc^2) = 6 / 4 = 1.5, pb = pc s = 1.5, pd = pa s =
+ * 2.5981, the parent's rotation atan2(pc, pa) = 30 taken off: local x axis
+ * at -30 (0.8660, -0.5), y axis at 60 (0.5, 0.8660); a = pa 0.8660 - pb
+ * (-0.5) = 2.25, b = pa 0.5 - pb 0.8660 = -0.4330, c = pc 0.8660 + pd
+ * (-0.5) = -0.4330, d = pc 0.5 + pd 0.8660 = 2.75.  onlyTranslation: the
+ * identity.  In the pose (y down): [a, -c, b, -d, x, -y]. */
+START_TEST(inherit_modes)
 {
 	bb_model *m = load(HEAD "\"bones\":[{\"name\":\"root\"},"
 	                   "{\"name\":\"p\",\"parent\":\"root\",\"rotation\":30,\"scaleX\":2,\"scaleY\":-3},"
 	                   "{\"name\":\"a\",\"parent\":\"p\",\"x\":10,\"inherit\":\"noScaleOrReflection\"},"
-	                   "{\"name\":\"b\",\"parent\":\"p\",\"x\":10,\"inherit\":\"noScale\"}]}");
+	                   "{\"name\":\"b\",\"parent\":\"p\",\"x\":10,\"inherit\":\"noScale\"},"
+	                   "{\"name\":\"n\",\"parent\":\"p\",\"x\":10,\"inherit\":\"noRotationOrReflection\"},"
+	                   "{\"name\":\"o\",\"parent\":\"p\",\"x\":10,\"inherit\":\"onlyTranslation\"}]}");
 	bb_pose *p = pose_at(m, NULL, 0, NULL);
 	bb_affine a = bone(m, p, "a"), b = bone(m, p, "b");
+	bb_affine n = bone(m, p, "n"), o = bone(m, p, "o");
 	double c = cos(M_PI / 6);
+
+	NEAR(n.a, 2.25, 1e-12);
+	NEAR(n.b, 0.5 * c, 1e-12);
+	NEAR(n.c, -0.5 * c, 1e-12);
+	NEAR(n.d, -2.75, 1e-12);
+	NEAR(n.tx, 20 * c, 1e-9);
+	NEAR(n.ty, -10, 1e-9);
+	NEAR(o.a, 1, 1e-12);
+	NEAR(o.b, 0, 1e-12);
+	NEAR(o.c, 0, 1e-12);
+	NEAR(o.d, -1, 1e-12);
+	NEAR(o.ty, -10, 1e-9);
 
 	NEAR(a.a, c, 1e-12);
 	NEAR(a.b, -0.5, 1e-12);
@@ -326,7 +347,7 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_unchecked_fixture(tc, write_files, remove_files);
-	tcase_add_test(tc, no_scale_modes);
+	tcase_add_test(tc, inherit_modes);
 	tcase_add_test(tc, path_constraint);
 	tcase_add_test(tc, physics_spring);
 	tcase_add_test(tc, sequence_frames);
