@@ -374,6 +374,15 @@ static void apply_timeline(bb_pose *p, const bb_anim *an, const bb_timeline *t,
 		p->order_set = 1;
 		break;
 	case BB_TL_DEFORM:
+		if (t->display >= 0 && p->deform_disp[t->index] >= 0) {
+			/* the slot holds offsets already: keep them if they are for
+			 * the display it shows and these are not */
+			const bb_display *d = bb__slot_display(p, t->index);
+			int key = d ? bb__display_key(a, d) : -1;
+
+			if (key == p->deform_disp[t->index] && key != t->display)
+				break;
+		}
 		memcpy(p->deform + p->deform_off[t->index], v,
 		       (size_t)t->stride * sizeof *v);
 		p->deform_disp[t->index] = t->display;
