@@ -30,4 +30,8 @@ lib_libbonebake_core_la_SOURCES += \
 	lib/loaders/spine.h \
 	lib/loaders/spine-atlas.c \
 	lib/loaders/spine-skin.c \
-	lib/loaders/spine-anim.c
+	lib/loaders/spine-attach.c \
+	lib/loaders/spine-anim.c \
+	lib/loaders/spine-anim-attach.c \
+	lib/loaders/spine-keys.c \
+	lib/loaders/spine-keys.h

@@ -197,418 +197,6 @@ static bb_status collect_names(struct skins *sk)
 	return BB_OK;
 }
 
-/* ---- vertices ---------------------------------------------------------- */
-
-/* Spine's vertices: nverts (x, y) pairs, or per vertex a bone count and
- * that many (bone, x, y, weight).  Weighted when the array is not exactly
- * 2 * nverts long. */
-static bb_status read_vertices(bb__sp *sp, json_t *map, int nverts, bb_display *d)
-{
-	json_t *jv;
-	size_t len, i, w = 0;
-	int v, k, total = 0;
-	bb_status s;
-
-	if ((s = bb__jarray(&sp->j, map, "vertices", 1, &jv)) != BB_OK)
-		return s;
-	len = json_array_size(jv);
-	bb__jpath_key(&sp->j.path, "vertices");
-	for (i = 0; i < len; i++)
-		if (!json_is_number(json_array_get(jv, i)) ||
-		    !(fabs(json_number_value(json_array_get(jv, i))) < 1e9))
-			return bb__sp_fail_at(sp, NULL, i, "expected a number, found %s",
-			                 bb__json_type_name(json_array_get(jv, i)));
-	d->u.mesh.nverts = nverts;
-	if (len == (size_t)nverts * 2) {
-		if (!(d->u.mesh.verts = bb__calloc((size_t)nverts, sizeof *d->u.mesh.verts)))
-			return nomem(sp);
-		for (v = 0; v < nverts; v++) {
-			d->u.mesh.verts[v].x = bb__sp_f32(json_number_value(json_array_get(jv, 2 * v)));
-			d->u.mesh.verts[v].y = bb__sp_f32(json_number_value(json_array_get(jv, 2 * v + 1)));
-		}
-		bb__jpath_pop(&sp->j.path, sp->j.path.len - 9);
-		return BB_OK;
-	}
-	/* weighted: count the influences first */
-	for (i = 0, v = 0; i < len; v++) {
-		double n = json_number_value(json_array_get(jv, i));
-
-		if (v >= nverts || n < 1 || n > sp->a->nbones || n != floor(n) ||
-		    i + 1 + 4 * (size_t)n > len)
-			return bb__sp_fail_at(sp, NULL, i, "%s",
-			                 v >= nverts ? "more vertices than expected" :
-			                 "bad bone count (the array holds neither 2 numbers per "
-			                 "vertex nor weights)");
-		total += (int)n;
-		i += 1 + 4 * (size_t)n;
-	}
-	if (v != nverts)
-		return bb__jfail(&sp->j, NULL, "%d vertices, expected %d", v, nverts);
-	d->u.mesh.wcount = bb__calloc((size_t)nverts, sizeof *d->u.mesh.wcount);
-	d->u.mesh.wbone = bb__calloc((size_t)total, sizeof *d->u.mesh.wbone);
-	d->u.mesh.wweight = bb__calloc((size_t)total, sizeof *d->u.mesh.wweight);
-	d->u.mesh.wpos = bb__calloc((size_t)total, sizeof *d->u.mesh.wpos);
-	if (!d->u.mesh.wcount || !d->u.mesh.wbone || !d->u.mesh.wweight || !d->u.mesh.wpos)
-		return nomem(sp);
-	d->u.mesh.ninfluences = total;
-	for (i = 0, v = 0; v < nverts; v++) {
-		int n = (int)json_number_value(json_array_get(jv, i++));
-
-		d->u.mesh.wcount[v] = n;
-		for (k = 0; k < n; k++, w++, i += 4) {
-			double b = json_number_value(json_array_get(jv, i));
-
-			if (b < 0 || b >= sp->a->nbones || b != floor(b))
-				return bb__sp_fail_at(sp, NULL, i, "bone index %g out of range "
-				                 "(%d bones)", b, sp->a->nbones);
-			d->u.mesh.wbone[w] = (int)b;
-			d->u.mesh.wpos[w].x = bb__sp_f32(json_number_value(json_array_get(jv, i + 1)));
-			d->u.mesh.wpos[w].y = bb__sp_f32(json_number_value(json_array_get(jv, i + 2)));
-			d->u.mesh.wweight[w] = bb__sp_f32(json_number_value(json_array_get(jv, i + 3)));
-		}
-	}
-	bb__jpath_pop(&sp->j.path, sp->j.path.len - 9);
-	return BB_OK;
-}
-
-static bb_status vertex_count(bb__sp *sp, json_t *map, int *n)
-{
-	double v;
-	bb_status s = bb__jnum_range(&sp->j, map, "vertexCount", -1, 0, MAX_VERTS, &v);
-
-	if (s != BB_OK)
-		return s;
-	if (v < 0 || v != floor(v))
-		return bb__jfail(&sp->j, "vertexCount", v < 0 ? "missing" : "not an integer");
-	*n = (int)v;
-	return BB_OK;
-}
-
-/* ---- regions and meshes ------------------------------------------------ */
-
-static bb_status tint(bb__sp *sp, json_t *map, bb_display *d)
-{
-	const char *c;
-	bb_status s = bb__jstr(&sp->j, map, "color", 0, &c);
-
-	if (s != BB_OK || !c)
-		return s;
-	if (!bb__sp_color(c, &d->tint))
-		return bb__jfail(&sp->j, "color", "\"%s\" is not a colour rrggbbaa", c);
-	d->has_tint = d->tint.r != 1 || d->tint.g != 1 || d->tint.b != 1 || d->tint.a != 1;
-	return BB_OK;
-}
-
-/* Pixel of the region's normalised page coordinate (u, v). */
-static bb_vec2 page_px(const bb__sp *sp, const bb__sp_region *r, double u, double v)
-{
-	const bb_image *img = sp->m->textures[r->texture];
-	bb_vec2 p = { (double)(float)u * img->width, (double)(float)v * img->height };
-
-	return p;
-}
-
-struct region_geom {
-	double x, y, sx, sy, rotation, w, h;
-};
-
-/* RegionAttachment's corners (BL TL TR BR in Spine's order, stored as the
- * model's TL TR BR BL) and uvs for region r. */
-static void region_quad(const bb__sp *sp, const struct region_geom *g,
-                        const bb__sp_region *r, bb_display *d)
-{
-	double rsx = g->w / r->orig_w * g->sx, rsy = g->h / r->orig_h * g->sy;
-	double lx = -g->w / 2 * g->sx + r->off_x * rsx;
-	double ly = -g->h / 2 * g->sy + r->off_y * rsy;
-	double lx2 = lx + r->w * rsx, ly2 = ly + r->h * rsy;
-	double c = cos(g->rotation * DEG_RAD), s = sin(g->rotation * DEG_RAD);
-	double pw = r->page_w, ph = r->page_h;
-	double u = r->x / pw, v = r->y / ph, u2, v2;
-	/* corners in Spine's order BL, TL, TR, BR */
-	double cx[4] = { lx, lx, lx2, lx2 }, cy[4] = { ly, ly2, ly2, ly };
-	bb_vec2 uv[4];
-	int k;
-
-	if (r->degrees == 90) {
-		u2 = (r->x + r->h) / pw;
-		v2 = (r->y + r->w) / ph;
-		uv[0] = page_px(sp, r, u2, v2);
-		uv[1] = page_px(sp, r, u, v2);
-		uv[2] = page_px(sp, r, u, v);
-		uv[3] = page_px(sp, r, u2, v);
-	} else {
-		u2 = (r->x + r->w) / pw;
-		v2 = (r->y + r->h) / ph;
-		uv[0] = page_px(sp, r, u, v2);
-		uv[1] = page_px(sp, r, u, v);
-		uv[2] = page_px(sp, r, u2, v);
-		uv[3] = page_px(sp, r, u2, v2);
-	}
-	d->kind = BB_DISPLAY_IMAGE;
-	d->local = bb_affine_identity();
-	d->u.image.texture = r->texture;
-	for (k = 0; k < 4; k++) {
-		int o = (k + 1) % 4;   /* TL TR BR BL = Spine's 1 2 3 0 */
-
-		d->u.image.corners[k].x = bb__sp_f32(cx[o] * c + g->x - cy[o] * s);
-		d->u.image.corners[k].y = bb__sp_f32(cy[o] * c + g->y + cx[o] * s);
-		d->u.image.uvs[k] = uv[o];
-	}
-}
-
-/* MeshAttachment.updateRegion: region uvs (0..1 of the original image)
- * into page pixels, with the region's rotation and stripped whitespace. */
-static void mesh_uvs(const bb__sp *sp, const bb__sp_region *r, const float *ruv,
-                     int n, bb_vec2 *out)
-{
-	double tw = r->page_w, th = r->page_h, u = r->x / tw, v = r->y / th, w, h;
-	int i;
-
-	switch (r->degrees) {
-	case 90:
-		u -= (r->orig_h - r->off_y - r->h) / tw;
-		v -= (r->orig_w - r->off_x - r->w) / th;
-		w = r->orig_h / tw;
-		h = r->orig_w / th;
-		for (i = 0; i < n; i++)
-			out[i] = page_px(sp, r, u + ruv[2 * i + 1] * w, v + (1 - ruv[2 * i]) * h);
-		return;
-	case 180:
-		u -= (r->orig_w - r->off_x - r->w) / tw;
-		v -= r->off_y / th;
-		w = r->orig_w / tw;
-		h = r->orig_h / th;
-		for (i = 0; i < n; i++)
-			out[i] = page_px(sp, r, u + (1 - ruv[2 * i]) * w, v + (1 - ruv[2 * i + 1]) * h);
-		return;
-	case 270:
-		u -= r->off_y / tw;
-		v -= r->off_x / th;
-		w = r->orig_h / tw;
-		h = r->orig_w / th;
-		for (i = 0; i < n; i++)
-			out[i] = page_px(sp, r, u + (1 - ruv[2 * i + 1]) * w, v + ruv[2 * i] * h);
-		return;
-	default:
-		u -= r->off_x / tw;
-		v -= (r->orig_h - r->off_y - r->h) / th;
-		w = r->orig_w / tw;
-		h = r->orig_h / th;
-		for (i = 0; i < n; i++)
-			out[i] = page_px(sp, r, u + ruv[2 * i] * w, v + ruv[2 * i + 1] * h);
-	}
-}
-
-/* The region an attachment's path names, counted when missing. */
-static const bb__sp_region *find_region(bb__sp *sp, const char *path)
-{
-	const bb__sp_region *r = sp->have_atlas ? bb__sp_atlas_find(&sp->atlas, path) : NULL;
-
-	if (!r && sp->have_atlas) {
-		sp->missing_regions++;
-		if (sp->missing_regions == 1)
-			bb__model_warn(sp->m, "%s: no atlas region \"%s\"", sp->j.file, path);
-	}
-	return r;
-}
-
-static bb_status read_region(bb__sp *sp, json_t *map, const char *path,
-                             bb_display *d)
-{
-	struct region_geom g;
-	const bb__sp_region *r;
-	bb_status s;
-
-	if ((s = bb__sp_num(sp, map, "x", 0, &g.x)) != BB_OK ||
-	    (s = bb__sp_num(sp, map, "y", 0, &g.y)) != BB_OK ||
-	    (s = bb__sp_num(sp, map, "scaleX", 1, &g.sx)) != BB_OK ||
-	    (s = bb__sp_num(sp, map, "scaleY", 1, &g.sy)) != BB_OK ||
-	    (s = bb__sp_num(sp, map, "rotation", 0, &g.rotation)) != BB_OK ||
-	    (s = bb__jnum_range(&sp->j, map, "width", -1, 0, 1e7, &g.w)) != BB_OK ||
-	    (s = bb__jnum_range(&sp->j, map, "height", -1, 0, 1e7, &g.h)) != BB_OK ||
-	    (s = tint(sp, map, d)) != BB_OK)
-		return s;
-	if (g.w < 0 || g.h < 0)
-		return bb__jfail(&sp->j, g.w < 0 ? "width" : "height", "missing");
-	if ((r = find_region(sp, path)) != NULL)
-		region_quad(sp, &g, r, d);
-	return BB_OK;
-}
-
-/* Frees a display's vertex data and makes it an empty NONE (keeps name). */
-static void clear_geometry(bb_display *d)
-{
-	if (d->kind != BB_DISPLAY_MESH && d->kind != BB_DISPLAY_CLIP &&
-	    d->kind != BB_DISPLAY_PATH && d->kind != BB_DISPLAY_NONE) {
-		memset(&d->u, 0, sizeof d->u);
-		d->kind = BB_DISPLAY_NONE;
-		return;
-	}
-	free(d->u.mesh.verts);
-	free(d->u.mesh.uvs);
-	free(d->u.mesh.indices);
-	free(d->u.mesh.wcount);
-	free(d->u.mesh.wbone);
-	free(d->u.mesh.wweight);
-	free(d->u.mesh.wpos);
-	free(d->u.mesh.lengths);
-	memset(&d->u, 0, sizeof d->u);
-	d->kind = BB_DISPLAY_NONE;
-}
-
-static void *dup_array(const void *p, size_t n, size_t size, int *ok)
-{
-	void *q;
-
-	if (!p || n == 0)
-		return NULL;
-	if (!(q = bb__calloc(n, size))) {
-		*ok = 0;
-		return NULL;
-	}
-	memcpy(q, p, n * size);
-	return q;
-}
-
-/* A deep copy of src's geometry and fields into dst (dst's name kept). */
-static int copy_display(bb_display *dst, const bb_display *src)
-{
-	char *name = dst->name;
-	int ok = 1, inf = src->u.mesh.ninfluences, nv = src->u.mesh.nverts;
-
-	*dst = *src;
-	dst->name = name;
-	if (src->kind != BB_DISPLAY_MESH && src->kind != BB_DISPLAY_CLIP &&
-	    src->kind != BB_DISPLAY_PATH)
-		return 1;
-	dst->u.mesh.verts = dup_array(src->u.mesh.verts, (size_t)nv, sizeof(bb_vec2), &ok);
-	dst->u.mesh.uvs = dup_array(src->u.mesh.uvs, (size_t)nv, sizeof(bb_vec2), &ok);
-	dst->u.mesh.indices = dup_array(src->u.mesh.indices, (size_t)src->u.mesh.nindices,
-	                                sizeof(int), &ok);
-	dst->u.mesh.wcount = dup_array(src->u.mesh.wcount, (size_t)nv, sizeof(int), &ok);
-	dst->u.mesh.wbone = dup_array(src->u.mesh.wbone, (size_t)inf, sizeof(int), &ok);
-	dst->u.mesh.wweight = dup_array(src->u.mesh.wweight, (size_t)inf, sizeof(double), &ok);
-	dst->u.mesh.wpos = dup_array(src->u.mesh.wpos, (size_t)inf, sizeof(bb_vec2), &ok);
-	dst->u.mesh.lengths = dup_array(src->u.mesh.lengths, (size_t)src->u.mesh.nlengths,
-	                                sizeof(double), &ok);
-	if (!ok)
-		clear_geometry(dst);
-	return ok;
-}
-
-/* A mesh's own geometry: vertices, triangles, and the region uvs (kept in
- * pd until the region is known). */
-static bb_status read_mesh(bb__sp *sp, json_t *map, struct pend *pd, bb_display *d)
-{
-	json_t *juv, *jtri;
-	size_t n, i;
-	bb_status s;
-
-	if ((s = bb__jarray(&sp->j, map, "uvs", 1, &juv)) != BB_OK ||
-	    (s = bb__jarray(&sp->j, map, "triangles", 1, &jtri)) != BB_OK)
-		return s;
-	n = json_array_size(juv);
-	if (n % 2 || n / 2 > MAX_VERTS)
-		return bb__jfail(&sp->j, "uvs", "%zu values is not 2 per vertex", n);
-	if (json_array_size(jtri) % 3 || json_array_size(jtri) > 3 * (size_t)MAX_VERTS)
-		return bb__jfail(&sp->j, "triangles", "%zu indices is not 3 per triangle",
-		                 json_array_size(jtri));
-	d->kind = BB_DISPLAY_MESH;
-	d->local = bb_affine_identity();
-	if ((s = read_vertices(sp, map, (int)(n / 2), d)) != BB_OK)
-		return s;
-	d->u.mesh.nindices = (int)json_array_size(jtri);
-	pd->ruv = bb__calloc(n ? n : 1, sizeof *pd->ruv);
-	d->u.mesh.uvs = bb__calloc(n / 2 + 1, sizeof *d->u.mesh.uvs);
-	d->u.mesh.indices = bb__calloc(json_array_size(jtri) + 1, sizeof *d->u.mesh.indices);
-	if (!pd->ruv || !d->u.mesh.uvs || !d->u.mesh.indices)
-		return nomem(sp);
-	pd->nruv = (int)n;
-	pd->mesh = 1;
-	bb__jpath_key(&sp->j.path, "uvs");
-	for (i = 0; i < n; i++) {
-		json_t *v = json_array_get(juv, i);
-
-		if (!json_is_number(v))
-			return bb__sp_fail_at(sp, NULL, i, "expected a number, found %s",
-			                 bb__json_type_name(v));
-		pd->ruv[i] = (float)json_number_value(v);
-	}
-	bb__jpath_pop(&sp->j.path, sp->j.path.len - 4);
-	bb__jpath_key(&sp->j.path, "triangles");
-	for (i = 0; i < json_array_size(jtri); i++) {
-		json_t *v = json_array_get(jtri, i);
-		double x = json_is_number(v) ? json_number_value(v) : -1;
-
-		if (x < 0 || x >= (double)(n / 2) || x != floor(x))
-			return bb__sp_fail_at(sp, NULL, i, "vertex index %g out of range "
-			                 "(%zu vertices)", x, n / 2);
-		d->u.mesh.indices[i] = (int)x;
-	}
-	bb__jpath_pop(&sp->j.path, sp->j.path.len - 10);
-	return BB_OK;
-}
-
-/* The mesh's uvs on region `path`; without the region it is not drawn. */
-static void place_mesh(bb__sp *sp, const struct pend *pd, const char *path,
-                       bb_display *d)
-{
-	const bb__sp_region *r = find_region(sp, path);
-
-	if (!r || d->kind != BB_DISPLAY_MESH) {
-		clear_geometry(d);
-		return;
-	}
-	d->u.mesh.texture = r->texture;
-	mesh_uvs(sp, r, pd->ruv, pd->nruv / 2, d->u.mesh.uvs);
-}
-
-static bb_status read_clip_or_path(bb__sp *sp, json_t *map, int path, bb_display *d)
-{
-	json_t *jl;
-	size_t i;
-	int n;
-	bb_status s;
-
-	if ((s = vertex_count(sp, map, &n)) != BB_OK ||
-	    (s = read_vertices(sp, map, n, d)) != BB_OK)
-		return s;
-	d->local = bb_affine_identity();
-	d->u.mesh.texture = -1;
-	if (!path) {
-		const char *end;
-
-		d->kind = BB_DISPLAY_CLIP;
-		d->u.mesh.clip_end = -1;
-		if ((s = bb__jstr(&sp->j, map, "end", 0, &end)) != BB_OK)
-			return s;
-		if (end && (d->u.mesh.clip_end = bb__sp_slot(sp, end)) < 0)
-			return bb__jfail(&sp->j, "end", "unknown slot \"%s\"", end);
-		return BB_OK;
-	}
-	d->kind = BB_DISPLAY_PATH;
-	if (n % 3)
-		return bb__jfail(&sp->j, "vertexCount", "%d is not 3 per curve", n);
-	if ((s = bb__jbool(&sp->j, map, "closed", 0, &d->u.mesh.closed)) != BB_OK ||
-	    (s = bb__jbool(&sp->j, map, "constantSpeed", 1, &d->u.mesh.constant_speed)) != BB_OK ||
-	    (s = bb__jarray(&sp->j, map, "lengths", 1, &jl)) != BB_OK)
-		return s;
-	d->u.mesh.nlengths = n / 3;
-	if (!(d->u.mesh.lengths = bb__calloc((size_t)n / 3 + 1, sizeof *d->u.mesh.lengths)))
-		return nomem(sp);
-	bb__jpath_key(&sp->j.path, "lengths");
-	for (i = 0; i < json_array_size(jl) && i < (size_t)n / 3; i++) {
-		json_t *v = json_array_get(jl, i);
-
-		if (!json_is_number(v))
-			return bb__sp_fail_at(sp, NULL, i, "expected a number, found %s",
-			                 bb__json_type_name(v));
-		d->u.mesh.lengths[i] = json_number_value(v);
-	}
-	bb__jpath_pop(&sp->j.path, sp->j.path.len - 8);
-	return BB_OK;
-}
-
 static const char *const types[] = {
 	"region", "mesh", "linkedmesh", "boundingbox", "path", "point", "clipping"
 };
@@ -643,10 +231,10 @@ static bb_status read_attachment(struct skins *sk, json_t *map, const char *key,
 	case 0:
 		if (seq)
 			return BB_OK;          /* built with its frames */
-		return read_region(sp, map, pd->path, d);
+		return bb__sp_read_region(sp, map, pd->path, d);
 	case 1:
 	case 2:
-		if ((s = tint(sp, map, d)) != BB_OK)
+		if ((s = bb__sp_tint(sp, map, d)) != BB_OK)
 			return s;
 		if (parent || t == 2) {
 			if (!parent)
@@ -654,20 +242,21 @@ static bb_status read_attachment(struct skins *sk, json_t *map, const char *key,
 			pd->linked = 1;
 			return BB_OK;
 		}
-		return read_mesh(sp, map, pd, d);   /* placed in pass 3 */
+		pd->mesh = 1;          /* placed on its region in pass 3 */
+		return bb__sp_read_mesh(sp, map, &pd->ruv, &pd->nruv, d);
 	case 3: {
 		int n;
 		bb_display tmp;
 
 		memset(&tmp, 0, sizeof tmp);
-		s = vertex_count(sp, map, &n);
+		s = bb__sp_vertex_count(sp, map, &n);
 		if (s == BB_OK)
-			s = read_vertices(sp, map, n, &tmp);
-		clear_geometry(&tmp);
+			s = bb__sp_read_vertices(sp, map, n, &tmp);
+		bb__sp_clear_geometry(&tmp);
 		return s;      /* bounding boxes are not drawn */
 	}
 	case 4:
-		return read_clip_or_path(sp, map, 1, d);
+		return bb__sp_read_clip_or_path(sp, map, 1, d);
 	case 5: {
 		double v;
 
@@ -678,7 +267,7 @@ static bb_status read_attachment(struct skins *sk, json_t *map, const char *key,
 		return BB_OK;  /* points are not drawn */
 	}
 	default:
-		return read_clip_or_path(sp, map, 0, d);
+		return bb__sp_read_clip_or_path(sp, map, 0, d);
 	}
 }
 
@@ -720,7 +309,7 @@ static bb_status link_mesh(struct skins *sk, int k, int slot, int j, int *done)
 		int has_tint = d->has_tint;
 		bb_rgba tn = d->tint;
 
-		if (!copy_display(d, pdisp))
+		if (!bb__sp_copy_display(d, pdisp))
 			return nomem(sp);
 		d->has_tint = has_tint;
 		d->tint = tn;
@@ -784,10 +373,10 @@ static bb_status build_sequence(struct skins *sk, int ri, json_t *seq, size_t *c
 		n += snprintf(path + n, sizeof path - (size_t)n, "%0*d", (int)v[2],
 		              (int)v[1] + k);
 		if (pd->mesh) {
-			if (!copy_display(f, d))
+			if (!bb__sp_copy_display(f, d))
 				return nomem(sp);
-			place_mesh(sp, pd, path, f);
-		} else if ((s = read_region(sp, pd->j, path, f)) != BB_OK) {
+			bb__sp_place_mesh(sp, pd->ruv, pd->nruv, path, f);
+		} else if ((s = bb__sp_read_region(sp, pd->j, path, f)) != BB_OK) {
 			return s;
 		}
 		f->name = NULL;
@@ -797,8 +386,8 @@ static bb_status build_sequence(struct skins *sk, int ri, json_t *seq, size_t *c
 	}
 	if (missing) {     /* not drawn at all */
 		for (k = first; k < sp->a->ndisplays; k++)
-			clear_geometry(&sp->a->displays[k]);
-		clear_geometry(&sp->a->displays[ri]);
+			bb__sp_clear_geometry(&sp->a->displays[k]);
+		bb__sp_clear_geometry(&sp->a->displays[ri]);
 		return BB_OK;
 	}
 	{
@@ -908,7 +497,7 @@ static bb_status build_runs(struct skins *sk)
 			if ((s = build_sequence(sk, j, seq, &cap)) != BB_OK)
 				return s;
 		} else if (pd->mesh) {
-			place_mesh(sp, pd, pd->path, &a->displays[j]);
+			bb__sp_place_mesh(sp, pd->ruv, pd->nruv, pd->path, &a->displays[j]);
 		}
 	}
 	/* pass 4: what a skin lacks comes from the default skin */
@@ -922,7 +511,7 @@ static bb_status build_runs(struct skins *sk)
 			d->inherited = 1;
 			if (k == 0)
 				continue;      /* absent: kind NONE */
-			if (!copy_display(d, &a->displays[j]))
+			if (!bb__sp_copy_display(d, &a->displays[j]))
 				return nomem(sp);
 			d->inherited = 1;
 			d->name = NULL;

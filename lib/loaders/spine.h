@@ -93,6 +93,28 @@ int bb__sp_slot(const bb__sp *sp, const char *name);
 /* Index of a name in a slot's attachment names, -1. */
 int bb__sp_name_index(const bb__sp *sp, int slot, const char *name);
 
+/* spine-attach.c: attachment geometry.  Vertices: nverts pairs, or per
+ * vertex a bone count and (bone, x, y, weight) each; a region's quad and
+ * uvs from JSON (x, y, scale, rotation, width, height); a mesh's vertices
+ * and triangles, its 0..1 region uvs into *ruv (caller frees), placed on a
+ * region later; clipping (path = 0) or path (1) attachments. */
+bb_status bb__sp_read_vertices(bb__sp *sp, json_t *map, int nverts, bb_display *d);
+bb_status bb__sp_vertex_count(bb__sp *sp, json_t *map, int *n);
+bb_status bb__sp_tint(bb__sp *sp, json_t *map, bb_display *d);
+/* The region named path (a miss is counted and warned about once). */
+const bb__sp_region *bb__sp_find_region(bb__sp *sp, const char *path);
+bb_status bb__sp_read_region(bb__sp *sp, json_t *map, const char *path, bb_display *d);
+bb_status bb__sp_read_mesh(bb__sp *sp, json_t *map, float **ruv, int *nruv,
+                           bb_display *d);
+/* The mesh's uvs on region `path`; without the region it becomes NONE. */
+void bb__sp_place_mesh(bb__sp *sp, const float *ruv, int nruv, const char *path,
+                       bb_display *d);
+bb_status bb__sp_read_clip_or_path(bb__sp *sp, json_t *map, int path, bb_display *d);
+/* Frees a display's vertex data, making it an empty NONE (name kept). */
+void bb__sp_clear_geometry(bb_display *d);
+/* A deep copy of src into dst, dst's name kept; 0 without memory. */
+int bb__sp_copy_display(bb_display *dst, const bb_display *src);
+
 /* spine-skin.c: every skin's displays; names resolved to indices. */
 bb_status bb__sp_read_skins(bb__sp *sp);
 /* spine-anim.c: every animation. */
