@@ -1,7 +1,8 @@
 /* Spine: what the corpus does not exercise, on small documents whose
  * expected values are worked out by hand from the format's math (in the
  * comments): the inherit modes, path constraints, physics,
- * sequences, two-colour tint (pose and pixels), 4.x Bezier sampling.
+ * sequences, two-colour tint (pose and pixels), 4.x Bezier sampling,
+ * linked meshes.
  *
  * Spine is y up; a pose is y down (the figure matrix flips y, Spine's
  * skeleton scaleY = -1): Spine's world matrix rows (a b; c d) and position
@@ -341,6 +342,45 @@ START_TEST(bezier_rotation)
 }
 END_TEST
 
+/* A linked mesh takes its parent's vertices and triangles with its own
+ * region: the parent on g (page x 0), the linked one on r (x 16): the
+ * vertex with region uv (1, 0) samples page pixel (16 + 16, 0) = (32, 0).
+ * A deform key on the parent moves vertex 1 from (10, 0) by (5, 0); with
+ * `timelines` (the default) the linked mesh takes it: world x 15; with
+ * "timelines": false it does not: 10. */
+#define LINKED_DOC(tl) HEAD "\"bones\":[{\"name\":\"root\"}]," \
+	"\"slots\":[{\"name\":\"s\",\"bone\":\"root\",\"attachment\":\"lm\"}]," \
+	"\"skins\":[{\"name\":\"default\",\"attachments\":{\"s\":{" \
+	"\"m\":{\"type\":\"mesh\",\"path\":\"g\",\"uvs\":[0,0,1,0,0,1],\"triangles\":[0,1,2]," \
+	"\"vertices\":[0,0,10,0,0,10]}," \
+	"\"lm\":{\"type\":\"linkedmesh\",\"parent\":\"m\",\"path\":\"r\"" tl "}}}}]," \
+	"\"animations\":{\"a\":{\"attachments\":{\"default\":{\"s\":{\"m\":{\"deform\":[" \
+	"{\"offset\":2,\"vertices\":[5,0]}]}}}}}}}"
+
+START_TEST(linked_mesh)
+{
+	static const char *const docs[2] = { LINKED_DOC(""), LINKED_DOC(",\"timelines\":false") };
+	static const double x1[2] = { 15, 10 };
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		bb_model *m = load(docs[k]);
+		bb_pose *p = pose_at(m, "a", 0, NULL);
+		const bb_drawlist *dl = bb_pose_drawlist(p);
+
+		ck_assert_int_eq(dl->count, 1);
+		ck_assert_int_eq(dl->items[0].kind, BB_DRAW_MESH);
+		ck_assert_int_eq(dl->items[0].nverts, 3);
+		NEAR(dl->items[0].uvs[1].x, 32, 1e-9);
+		NEAR(dl->items[0].uvs[1].y, 0, 1e-9);
+		NEAR(dl->items[0].verts[1].x, x1[k], 1e-9);
+		ck_assert_str_eq(bb_pose_slot_display_name(p, 0), "lm");
+		bb_pose_free(p);
+		bb_model_free(m);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("spine");
@@ -353,6 +393,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, sequence_frames);
 	tcase_add_test(tc, two_colour_tint);
 	tcase_add_test(tc, bezier_rotation);
+	tcase_add_test(tc, linked_mesh);
 	suite_add_tcase(s, tc);
 	return s;
 }
