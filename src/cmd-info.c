@@ -12,7 +12,8 @@ static const char help[] =
 	"\n"
 	"Lists the file's format, armatures (bones, slots, skins, bone sets) and\n"
 	"animations with their duration, loop flag, layer and frame count at the\n"
-	"sampling rate (the file's, or --fps).\n"
+	"sampling rate (the file's, or --fps).  An armature without animations\n"
+	"lists \"setup\": its setup pose, one frame.\n"
 	"\n"
 	"  --json       machine-readable output\n"
 	"  --fps N      count frames at N frames per second\n"
@@ -55,9 +56,11 @@ static void print_text(const bb_model *m, const char *path, double fps_opt)
 			bb_model_anim_info(m, a, i, &an);
 			if (fps_opt <= 0 && an.fps > 0)
 				fps = an.fps;   /* the animation's own rate */
-			printf("  %-16s %7.3f s  %4ld frames @ %g fps  %-7s %s\n", an.name,
+			printf("  %-16s %7.3f s  %4ld frames @ %g fps  %-7s %s%s\n", an.name,
 			       an.duration, bb_frame_count(an.duration, fps, an.loop), fps,
-			       an.loop ? "loop" : "once", layer_name(an.layer));
+			       an.loop ? "loop" : "once", layer_name(an.layer),
+			       an.setup_pose ? "  (setup pose: the armature has no "
+			       "animation)" : "");
 		}
 	}
 }
@@ -102,10 +105,10 @@ static void print_json(const bb_model *m, const char *path, double fps_opt)
 			cli_json_string(stdout, an.name);
 			printf(", \"duration\": %.17g, \"loop\": %s, \"layer\": \"%s\", "
 			       "\"fps\": %.17g, \"frames\": %ld, \"timelines\": %d, "
-			       "\"keys\": %d}", an.duration, an.loop ? "true" : "false",
+			       "\"keys\": %d%s}", an.duration, an.loop ? "true" : "false",
 			       layer_name(an.layer), fps,
 			       bb_frame_count(an.duration, fps, an.loop), an.timelines,
-			       an.keys);
+			       an.keys, an.setup_pose ? ", \"setupPose\": true" : "");
 		}
 		printf("]}");
 	}

@@ -75,3 +75,12 @@ TESTS += tests/unit/check-forge tests/cli/forge.sh tests/oracle/forge-corpus.sh
 EXTRA_DIST += tests/cli/forge.sh tests/oracle/forge-corpus.sh
 TESTS += tests/cli/samples.sh
 EXTRA_DIST += tests/cli/samples.sh
+
+# Real exports of ../shared/corpus (DragonBones, Cocos, Forge): every
+# animation of every armature renders, no frame blank, only the warnings
+# tests/oracle/corpus.list expects
+check_PROGRAMS += tests/tools/blank-frames
+tests_tools_blank_frames_SOURCES = tests/tools/blank-frames.c
+tests_tools_blank_frames_LDADD = lib/libbonebake-core.la -lm
+TESTS += tests/cli/setup-pose.sh
+EXTRA_DIST += tests/cli/setup-pose.sh

@@ -88,7 +88,9 @@ static bb_status load(const char *data, size_t size, const char *path,
 	}
 	s = ld->load(&ctx, out, err);
 	if (s == BB_OK) {
-		s = bb__model_validate(*out, ctx.name, err);
+		s = bb__model_add_setup_anims(*out, err);
+		if (s == BB_OK)
+			s = bb__model_validate(*out, ctx.name, err);
 		if (s != BB_OK) {
 			bb_model_free(*out);
 			*out = NULL;

@@ -226,6 +226,27 @@ void bb_model_free(bb_model *m)
 	free(m);
 }
 
+bb_status bb__model_add_setup_anims(bb_model *m, bb_error *err)
+{
+	int i;
+
+	for (i = 0; i < m->narmatures; i++) {
+		bb_armature *a = &m->armatures[i];
+
+		if (a->nanims > 0)
+			continue;
+		free(a->anims);
+		if (!(a->anims = calloc(1, sizeof *a->anims)) ||
+		    !(a->anims[0].name = bb__strdup(BB_SETUP_ANIM)))
+			return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
+		a->nanims = 1;
+		a->anims[0].setup = 1;
+		a->anims[0].layer = BB_LAYER_BODY;
+		a->default_anim = 0;
+	}
+	return BB_OK;
+}
+
 void bb__model_pick_default_armature(bb_model *m)
 {
 	int i, j, k, best = -1;
@@ -339,6 +360,7 @@ void bb_model_anim_info(const bb_model *m, int armature, int anim,
 	out->stage_h = an->stage_h;
 	out->stage_x = an->stage_x;
 	out->stage_y = an->stage_y;
+	out->setup_pose = an->setup;
 	out->timelines = an->ntimelines;
 	for (i = 0; i < an->ntimelines; i++)
 		out->keys += an->timelines[i].nkeys;

@@ -71,6 +71,10 @@ typedef enum bb_anim_layer {
 	BB_LAYER_FACE = 2
 } bb_anim_layer;
 
+/* The animation an armature without any gets: its setup pose, one frame
+ * (bb_anim_info.setup_pose is 1 for it). */
+#define BB_SETUP_ANIM "setup"
+
 typedef struct bb_anim_info {
 	const char *name;
 	double duration;      /* seconds */
@@ -82,6 +86,8 @@ typedef struct bb_anim_info {
 	int has_stage;        /* the format defines a canvas (SSAJSON):     */
 	double stage_w, stage_h;   /* its size and                          */
 	double stage_x, stage_y;   /* the pixel of the figure origin in it  */
+	int setup_pose;       /* 1: not in the file: BB_SETUP_ANIM, the setup
+	                         pose of an armature without animations */
 } bb_anim_info;
 
 int bb_model_anim_count(const bb_model *m, int armature);
