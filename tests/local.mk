@@ -82,5 +82,5 @@ EXTRA_DIST += tests/cli/samples.sh
 check_PROGRAMS += tests/tools/blank-frames
 tests_tools_blank_frames_SOURCES = tests/tools/blank-frames.c
 tests_tools_blank_frames_LDADD = lib/libbonebake-core.la -lm
-TESTS += tests/cli/setup-pose.sh tests/cli/dragonbones-atlas.sh
-EXTRA_DIST += tests/cli/setup-pose.sh tests/cli/dragonbones-atlas.sh
+TESTS += tests/cli/setup-pose.sh tests/cli/dragonbones-atlas.sh tests/cli/cocos-atlas.sh
+EXTRA_DIST += tests/cli/setup-pose.sh tests/cli/dragonbones-atlas.sh tests/cli/cocos-atlas.sh
