@@ -19,6 +19,9 @@ enum {
 	EXIT_INTERNAL = 70    /* out of memory or a bug */
 };
 
+/* Sampling rate when neither --fps nor the file gives one (Forge). */
+enum { CLI_DEFAULT_FPS = 30 };
+
 /* Maps a library status to the exit code above. */
 int cli_exit_code(bb_status s);
 /* Prints "bonebake: <file>: <path>: <message>" to stderr and returns the

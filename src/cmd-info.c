@@ -40,7 +40,7 @@ static void print_text(const bb_model *m, const char *path, double fps_opt)
 		double fps;
 
 		bb_model_armature_info(m, a, &ai);
-		fps = fps_opt > 0 ? fps_opt : ai.fps;
+		fps = fps_opt > 0 ? fps_opt : ai.fps > 0 ? ai.fps : CLI_DEFAULT_FPS;
 		printf("armature %s: %d bones, %d slots, %d meshes, %d IK, %d events, "
 		       "%g fps\n", ai.name, ai.bones, ai.slots, ai.meshes, ai.iks,
 		       ai.events, ai.fps);
@@ -79,7 +79,7 @@ static void print_json(const bb_model *m, const char *path, double fps_opt)
 		double fps;
 
 		bb_model_armature_info(m, a, &ai);
-		fps = fps_opt > 0 ? fps_opt : ai.fps;
+		fps = fps_opt > 0 ? fps_opt : ai.fps > 0 ? ai.fps : CLI_DEFAULT_FPS;
 		printf("%s\n  {\"name\": ", a ? "," : "");
 		cli_json_string(stdout, ai.name);
 		printf(", \"fps\": %.17g, \"bones\": %d, \"slots\": %d, \"meshes\": %d, "

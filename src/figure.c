@@ -338,7 +338,7 @@ int figure_select(figure *f, const fig_opts *o, int armature, const char *path)
 	f->nanims = 0;
 	memset(&f->eval, 0, sizeof f->eval);
 	bb_model_armature_info(f->model, f->armature, &ai);
-	f->fps = o->fps > 0 ? o->fps : ai.fps > 0 ? ai.fps : 30;
+	f->fps = o->fps > 0 ? o->fps : ai.fps > 0 ? ai.fps : CLI_DEFAULT_FPS;
 	f->eval.flip = o->flip;
 	f->loop_mode = o->loop_mode;
 	f->eval.show_bones = o->bones;

@@ -26,6 +26,13 @@ grep -q '"name": "creak", "kind": "event", "time": 0.5, "frame": 2' "$T/iso/open
 	fail "open: event creak not at frame 2: $(cat "$T/iso/open/frames.json")"
 checks=$((checks + 1))
 
+# info counts the frames render writes (the 30 fps default: Forge files
+# have no rate)
+run "$BONEBAKE" info "$ARM"
+expect_rc 0
+expect_out '^  open +1\.000 s +31 frames @ 30 fps +once'
+expect_out '^  idle +1\.000 s +30 frames @ 30 fps +loop'
+
 # --duration stretches one cycle; the event moves with it
 run "$BONEBAKE" render "$ARM" -o "$T/dur" --anim idle --fps 4 --duration 2 --quiet
 expect_rc 0
