@@ -75,3 +75,10 @@ TESTS += tests/unit/check-forge tests/cli/forge.sh tests/oracle/forge-corpus.sh
 EXTRA_DIST += tests/cli/forge.sh tests/oracle/forge-corpus.sh
 TESTS += tests/cli/samples.sh
 EXTRA_DIST += tests/cli/samples.sh
+
+# Engine round trips in headless Chromium (PixiJS, Phaser 3), with the npm
+# packages pinned by tests/node (scripts/test installs them into build/node)
+TESTS += tests/engines/roundtrip.sh
+EXTRA_DIST += tests/engines/roundtrip.sh tests/engines/roundtrip.mjs \
+	tests/engines/pixi.html tests/engines/phaser.html tests/engines/capture.js \
+	tests/node/package.json tests/node/package-lock.json

@@ -9,6 +9,9 @@
 #   expect_absent P  fails if path P exists
 #   fail MSG         prints MSG and exits 1
 #   skip MSG         prints MSG and exits 77
+#   unavailable MSG  a tool the test needs is missing: skip, but fail when
+#                    CI is set (scripts/test installs what tests need, so
+#                    in CI a missing tool is a defect, not a reason)
 # A test ends with `pass` (prints the count of checks).
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -22,6 +25,10 @@ checks=0
 
 fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
 skip() { printf 'SKIP: %s\n' "$*"; exit 77; }
+unavailable() {
+	[ -z "${CI:-}" ] || fail "$* (CI is set: this test must run)"
+	skip "$*"
+}
 run() {
 	"$@" >"$T/.out" 2>"$T/.err"
 	rc=$?
