@@ -82,3 +82,8 @@ TESTS += tests/engines/roundtrip.sh
 EXTRA_DIST += tests/engines/roundtrip.sh tests/engines/roundtrip.mjs \
 	tests/engines/pixi.html tests/engines/phaser.html tests/engines/capture.js \
 	tests/node/package.json tests/node/package-lock.json
+
+# make install into a temporary DESTDIR; a program built with pkg-config
+# against it; the man page
+TESTS += tests/cli/install.sh
+EXTRA_DIST += tests/cli/install.sh
