@@ -84,3 +84,14 @@ TESTS += tests/oracle/corpus.sh
 EXTRA_DIST += tests/oracle/corpus.sh tests/oracle/corpus.py tests/oracle/corpus.list
 TESTS += tests/cli/setup-pose.sh tests/cli/dragonbones-atlas.sh tests/cli/cocos-atlas.sh
 EXTRA_DIST += tests/cli/setup-pose.sh tests/cli/dragonbones-atlas.sh tests/cli/cocos-atlas.sh
+# Engine round trips in headless Chromium (PixiJS, Phaser 3), with the npm
+# packages pinned by tests/node (scripts/test installs them into build/node)
+TESTS += tests/engines/roundtrip.sh
+EXTRA_DIST += tests/engines/roundtrip.sh tests/engines/roundtrip.mjs \
+	tests/engines/pixi.html tests/engines/phaser.html tests/engines/capture.js \
+	tests/node/package.json tests/node/package-lock.json
+
+# make install into a temporary DESTDIR; a program built with pkg-config
+# against it; the man page
+TESTS += tests/cli/install.sh
+EXTRA_DIST += tests/cli/install.sh

@@ -15,6 +15,9 @@
 #   need_shared P M  skips (M) when path P is absent, or fails when $CI is
 #                    set: CI always has ../shared, so a missing one is a
 #                    broken checkout, not a reason to pass
+#   unavailable MSG  a tool the test needs is missing: skip, but fail when
+#                    CI is set (scripts/test installs what tests need, so
+#                    in CI a missing tool is a defect, not a reason)
 # A test ends with `pass` (prints the count of checks).
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -32,6 +35,9 @@ need_shared() {
 	[ -e "$1" ] && return 0
 	[ -n "${CI:-}" ] && fail "$2, and CI is set (CI always has ../shared; set BB_SHARED or BB_CORPUS)"
 	skip "$2"
+unavailable() {
+	[ -z "${CI:-}" ] || fail "$* (CI is set: this test must run)"
+	skip "$*"
 }
 run() {
 	"$@" >"$T/.out" 2>"$T/.err"

@@ -224,6 +224,8 @@ int main(void)
 		}
 		o.threshold_set = 1;
 		o.threshold = c->threshold;
+		/* the cases' tolerances were set on the YIQ scale */
+		o.metric = BB_DIFF_METRIC_YIQ;
 		s = bb_diff_images(ref, img, &o, &res, &diff, &err);
 		if (s != BB_OK || res.diff_pixels > c->max_diff_pixels) {
 			if (diff)
