@@ -1,6 +1,7 @@
 /* bb_model_load: reads the file, picks a loader by content, validates. */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,15 +20,24 @@ static const bb__loader loaders[] = {
 
 #define NLOADERS (sizeof loaders / sizeof loaders[0])
 
-const char *const *bb_loader_names(void)
+static const char *loader_names[NLOADERS + 1];
+static pthread_once_t loader_names_once = PTHREAD_ONCE_INIT;
+
+static void fill_loader_names(void)
 {
-	static const char *names[NLOADERS + 1];
 	size_t i;
 
 	for (i = 0; i < NLOADERS; i++)
-		names[i] = loaders[i].name;
-	names[NLOADERS] = NULL;
-	return names;
+		loader_names[i] = loaders[i].name;
+	loader_names[NLOADERS] = NULL;
+}
+
+/* Filled once, whichever thread asks first: callers on several threads
+ * never see it being written. */
+const char *const *bb_loader_names(void)
+{
+	pthread_once(&loader_names_once, fill_loader_names);
+	return loader_names;
 }
 
 static bb_load_options with_defaults(const bb_load_options *opts)
@@ -87,12 +97,15 @@ static bb_status load(const char *data, size_t size, const char *path,
 		return not_a_format(ctx.name, err);
 	}
 	s = ld->load(&ctx, out, err);
-	if (s == BB_OK) {
+	if (s != BB_OK)
+		return s;
+	if (!((*out)->source = bb__strdup(ctx.name)))
+		s = bb_error_set(err, BB_ERR_NOMEM, ctx.name, NULL, "out of memory");
+	else
 		s = bb__model_validate(*out, ctx.name, err);
-		if (s != BB_OK) {
-			bb_model_free(*out);
-			*out = NULL;
-		}
+	if (s != BB_OK) {
+		bb_model_free(*out);
+		*out = NULL;
 	}
 	return s;
 }
