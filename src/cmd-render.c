@@ -44,35 +44,20 @@ static int write_frame(long i, const bb_image *img, void *user)
 	return 0;
 }
 
-/* The frame an event fires on: the first sample at or after its time. */
-static long event_frame(const fig_anim *fa, double time)
-{
-	long f = (long)ceil(time * fa->fps - 1e-9);
-
-	if (f < 0)
-		f = 0;
-	if (fa->info.loop && fa->frames > 0)
-		f %= fa->frames;
-	else if (f >= fa->frames)
-		f = fa->frames - 1;
-	return f;
-}
-
 static void write_events(FILE *out, const fig_job *j)
 {
-	const figure *f = &j->fig;
-	int n = bb_model_event_count(f->model, f->armature, j->plan.anim), i;
+	int n = bb_model_event_count(j->model, j->scene.armature, j->scene.anim), i;
 
 	fprintf(out, "  \"events\": [");
 	for (i = 0; i < n; i++) {
 		bb_event_info e;
 
-		bb_model_event(f->model, f->armature, j->plan.anim, i, &e);
+		bb_model_event(j->model, j->scene.armature, j->scene.anim, i, &e);
 		fprintf(out, "%s\n    { \"name\": ", i ? "," : "");
 		cli_json_string(out, e.name);
-		e.time = fig_anim_to_figure_time(&j->plan, e.time);
+		e.time = bb_plan_figure_time(&j->plan, e.time);
 		fprintf(out, ", \"kind\": \"%s\", \"time\": %.17g, \"frame\": %ld", e.kind,
-		        e.time, event_frame(&j->plan, e.time));
+		        e.time, bb_plan_event_frame(&j->plan, e.time));
 		if (e.data) {
 			fprintf(out, ", \"data\": ");
 			cli_json_string(out, e.data);
@@ -85,7 +70,7 @@ static void write_events(FILE *out, const fig_job *j)
 static int write_frames_json(const outdir *od, const fig_job *j,
                              const fig_opts *o)
 {
-	const fig_anim *fa = &j->plan;
+	const bb_plan *fa = &j->plan;
 	char rel[1200], path[6000], tmp[6100];
 	bb_armature_info ai;
 	FILE *out;
@@ -99,7 +84,7 @@ static int write_frames_json(const outdir *od, const fig_job *j,
 		fprintf(stderr, "bonebake: %s: %s\n", path, strerror(errno));
 		return EXIT_IO;
 	}
-	bb_model_armature_info(j->fig.model, j->fig.armature, &ai);
+	bb_model_armature_info(j->model, j->scene.armature, &ai);
 	fprintf(out, "{\n  \"animation\": ");
 	cli_json_string(out, fa->info.name);
 	fprintf(out, ",\n  \"armature\": ");
@@ -129,7 +114,7 @@ static int write_frames_json(const outdir *od, const fig_job *j,
 		snprintf(file, sizeof file, "%s_%04ld.png", j->prefix, i);
 		fprintf(out, "    { \"file\": ");
 		cli_json_string(out, file);
-		fprintf(out, ", \"time\": %.17g }%s\n", fig_frame_time(fa, i),
+		fprintf(out, ", \"time\": %.17g }%s\n", bb_plan_frame_time(fa, i),
 		        i + 1 < fa->frames ? "," : "");
 	}
 	fprintf(out, "  ]\n}\n");
@@ -195,7 +180,7 @@ int cmd_render(int argc, char **argv)
 		if (rc == 0)
 			rc = outdir_mkdir(&od, jobs[i].dir);
 		if (rc == 0)
-			rc = figure_render(&jobs[i].fig, &fo, &jobs[i].plan, write_frame, &sc);
+			rc = figure_render(&jobs[i], &fo, write_frame, &sc);
 		if (rc == 0)
 			rc = write_frames_json(&od, &jobs[i], &fo);
 	}

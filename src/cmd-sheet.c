@@ -85,7 +85,7 @@ static int describe(struct sheet_run *r)
 		return EXIT_INTERNAL;
 	for (j = 0; j < r->njobs; j++) {
 		const fig_job *jb = &r->jobs[j];
-		int nev = bb_model_event_count(jb->fig.model, jb->fig.armature, jb->plan.anim);
+		int nev = bb_model_event_count(jb->model, jb->scene.armature, jb->scene.anim);
 
 		r->anims[j].name = jb->dir;
 		r->anims[j].fps = jb->plan.fps;
@@ -96,8 +96,8 @@ static int describe(struct sheet_run *r)
 		for (e = 0; e < nev; e++) {
 			bb_event_info ev;
 
-			bb_model_event(jb->fig.model, jb->fig.armature, jb->plan.anim, e, &ev);
-			r->events[j][e].time = fig_anim_to_figure_time(&jb->plan, ev.time);
+			bb_model_event(jb->model, jb->scene.armature, jb->scene.anim, e, &ev);
+			r->events[j][e].time = bb_plan_figure_time(&jb->plan, ev.time);
 			r->events[j][e].name = ev.name;
 		}
 		r->anims[j].events = r->events[j];
@@ -177,8 +177,7 @@ int cmd_sheet(int argc, char **argv)
 		if (!run.frames[j].img)
 			rc = EXIT_INTERNAL;
 		else
-			rc = figure_render(&run.jobs[j].fig, &fo, &run.jobs[j].plan,
-			                   keep_frame, &run.frames[j]);
+			rc = figure_render(&run.jobs[j], &fo, keep_frame, &run.frames[j]);
 	}
 	if (rc == 0 && (rc = describe(&run)) == 0 &&
 	    bb_pack_frames(run.in, run.nin, run.anims, (size_t)run.njobs, &po.pack,

@@ -75,3 +75,9 @@ TESTS += tests/unit/check-forge tests/cli/forge.sh tests/oracle/forge-corpus.sh
 EXTRA_DIST += tests/cli/forge.sh tests/oracle/forge-corpus.sh
 TESTS += tests/cli/samples.sh
 EXTRA_DIST += tests/cli/samples.sh
+# Scenes, planning and the frame loop (lib/frames)
+check_PROGRAMS += tests/unit/check-frames
+tests_unit_check_frames_SOURCES = tests/unit/check-frames.c
+tests_unit_check_frames_CFLAGS = $(CHECK_TEST_CFLAGS)
+tests_unit_check_frames_LDADD = $(CHECK_TEST_LIBS)
+TESTS += tests/unit/check-frames

@@ -28,6 +28,7 @@ bb_armature *bb__model_add_armature(bb_model *m)
 	m->armatures = a;
 	a = &m->armatures[m->narmatures++];
 	memset(a, 0, sizeof *a);
+	a->overlay_mask = -1;
 	return a;
 }
 
@@ -223,6 +224,7 @@ void bb_model_free(bb_model *m)
 	for (i = 0; i < m->nwarnings; i++)
 		free(m->warnings[i]);
 	free(m->warnings);
+	free(m->source);
 	free(m);
 }
 
@@ -249,6 +251,11 @@ void bb__model_pick_default_armature(bb_model *m)
 static const bb_armature *arm(const bb_model *m, int i)
 {
 	return (i >= 0 && i < m->narmatures) ? &m->armatures[i] : NULL;
+}
+
+const char *bb_model_source(const bb_model *m)
+{
+	return m->source ? m->source : "";
 }
 
 const char *bb_model_format(const bb_model *m)
@@ -292,6 +299,7 @@ void bb_model_armature_info(const bb_model *m, int armature,
 	out->skins = a->nskins;
 	out->animations = a->nanims;
 	out->masks = a->nmasks;
+	out->overlay_mask = a->overlay_mask;
 	out->iks = a->niks;
 	for (i = 0; i < a->nanims; i++)
 		out->events += a->anims[i].nevents;
@@ -644,6 +652,8 @@ bb_status bb__model_validate(const bb_model *m, const char *file, bb_error *err)
 		}
 		if (a->nanims > 0 && (a->default_anim < 0 || a->default_anim >= a->nanims))
 			return bad(err, file, "default animation", a->default_anim);
+		if (a->overlay_mask < -1 || a->overlay_mask >= a->nmasks)
+			return bad(err, file, "overlay mask", a->overlay_mask);
 		if (a->solid && !bb__solid_valid(a->solid, m))
 			return bad(err, file, "solid of armature", i);
 		for (j = 0; j < a->nanims; j++) {

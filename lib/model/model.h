@@ -326,11 +326,13 @@ typedef struct bb_armature {
 	int niks;
 	bb_ik *iks;
 	int default_anim;      /* the armature's own default animation, -1 */
+	int overlay_mask;      /* mask an upper-body overlay drives, or -1 */
 	bb_solid *solid;       /* 3D cuboids drawn after the slots, or NULL */
 } bb_armature;
 
 struct bb_model {
 	const char *format;    /* static loader name */
+	char *source;          /* basename of the file it was loaded from */
 	int narmatures;
 	int default_armature;
 	bb_armature *armatures;

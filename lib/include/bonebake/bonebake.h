@@ -9,6 +9,7 @@
 #include "model.h"
 #include "eval.h"
 #include "render.h"
+#include "frames.h"
 #include "pack.h"
 
 #endif
