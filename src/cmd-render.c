@@ -33,7 +33,7 @@ struct sink_ctx {
 static int write_frame(long i, const bb_image *img, void *user)
 {
 	struct sink_ctx *c = user;
-	char rel[1200], path[6000];
+	char rel[FIG_PATH_MAX + FIG_NAME_MAX + 32], path[OUTDIR_PATH_MAX];
 	bb_error err;
 
 	snprintf(rel, sizeof rel, "%s/%s_%04ld.png", c->job->dir, c->job->prefix, i);
@@ -71,7 +71,7 @@ static int write_frames_json(const outdir *od, const fig_job *j,
                              const fig_opts *o)
 {
 	const bb_plan *fa = &j->plan;
-	char rel[1200], path[6000], tmp[6100];
+	char rel[FIG_PATH_MAX + 32], path[OUTDIR_PATH_MAX], tmp[OUTDIR_PATH_MAX + 8];
 	bb_armature_info ai;
 	FILE *out;
 	long i;
@@ -109,7 +109,7 @@ static int write_frames_json(const outdir *od, const fig_job *j,
 	write_events(out, j);
 	fprintf(out, "  \"frames\": [\n");
 	for (i = 0; i < fa->frames; i++) {
-		char file[600];
+		char file[FIG_NAME_MAX + 32];
 
 		snprintf(file, sizeof file, "%s_%04ld.png", j->prefix, i);
 		fprintf(out, "    { \"file\": ");
@@ -167,7 +167,7 @@ int cmd_render(int argc, char **argv)
 		char *slash = strchr(jobs[i].dir, '/');
 
 		if (slash) {   /* the armature's folder, once */
-			char arm[600];
+			char arm[FIG_PATH_MAX];
 			int k, seen = 0;
 
 			snprintf(arm, sizeof arm, "%.*s", (int)(slash - jobs[i].dir), jobs[i].dir);

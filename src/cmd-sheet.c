@@ -103,7 +103,7 @@ static int describe(struct sheet_run *r)
 		r->anims[j].events = r->events[j];
 		r->anims[j].n_events = (size_t)nev;
 		for (i = 0; i < jb->plan.frames; i++, k++) {
-			char name[1200];
+			char name[FIG_PATH_MAX + 32];
 
 			snprintf(name, sizeof name, "%s_%04ld", jb->dir, i);
 			if (!(r->names[k] = strdup(name)))

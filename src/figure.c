@@ -170,8 +170,10 @@ int fig_parse(fig_opts *o, int id, const char *arg, const char *cmd)
 		return 1;
 	case O_SIZE:
 		if (!cli_parse_size(arg, &o->size_w, &o->size_h) ||
-		    o->size_w > 16384 || o->size_h > 16384) {
-			cli_usage_error(cmd, "--size takes WxH (at most 16384 each), not '%s'", arg);
+		    o->size_w > bb_limits_default().max_canvas ||
+		    o->size_h > bb_limits_default().max_canvas) {
+			cli_usage_error(cmd, "--size takes WxH (at most %d each), not '%s'",
+			                bb_limits_default().max_canvas, arg);
 			return -1;
 		}
 		o->has_size = 1;

@@ -30,7 +30,7 @@ int remove_tree(const char *path)
 
 static int mkdir_p(const char *path, int *created)
 {
-	char buf[4096];
+	char buf[OUTDIR_DEST_MAX];
 	size_t i, n = strlen(path);
 
 	*created = 0;
@@ -92,7 +92,7 @@ int outdir_path(const outdir *d, const char *rel, char *buf, size_t size)
 
 int outdir_mkdir(const outdir *d, const char *rel)
 {
-	char p[4400];
+	char p[OUTDIR_PATH_MAX];
 
 	if (!outdir_path(d, rel, p, sizeof p) || mkdir(p, 0755) != 0) {
 		fprintf(stderr, "bonebake: %s/%s: cannot create folder: %s\n", d->dest,
@@ -113,7 +113,7 @@ int outdir_commit(outdir *d)
 		return EXIT_IO;
 	}
 	while ((e = readdir(dir)) != NULL) {
-		char from[4600], to[4400], old[4600];
+		char from[OUTDIR_PATH_MAX], to[OUTDIR_PATH_MAX], old[OUTDIR_PATH_MAX + 16];
 		struct stat st;
 
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||

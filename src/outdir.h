@@ -3,11 +3,16 @@
 #ifndef BB_OUTDIR_H
 #define BB_OUTDIR_H
 
+#include <limits.h>
 #include <stddef.h>
 
+/* Longest destination folder, and longest path inside the staging folder
+ * (the folder, the staging name and a relative path of up to PATH_MAX). */
+enum { OUTDIR_DEST_MAX = PATH_MAX, OUTDIR_PATH_MAX = 2 * PATH_MAX + 64 };
+
 typedef struct outdir {
-	char dest[4096];      /* the folder the user named */
-	char stage[4200];     /* DEST/.bonebake-stage-XXXXXX */
+	char dest[OUTDIR_DEST_MAX];       /* the folder the user named */
+	char stage[OUTDIR_DEST_MAX + 32]; /* DEST/.bonebake-stage-XXXXXX */
 	int created_dest;     /* we made dest, so remove it on failure */
 } outdir;
 
