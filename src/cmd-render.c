@@ -138,6 +138,7 @@ int cmd_render(int argc, char **argv)
 	fig_job *jobs = NULL;
 	const char *outpath = NULL;
 	outdir od;
+	cli_progress progress;
 	int c, rc, i, njobs = 0;
 
 	fig_opts_init(&fo);
@@ -162,6 +163,7 @@ int cmd_render(int argc, char **argv)
 		goto out;
 	if ((rc = outdir_open(&od, outpath)) != 0)
 		goto out;
+	figure_progress_start(&progress, "render", &fo, jobs, njobs);
 	for (i = 0; i < njobs && rc == 0; i++) {
 		struct sink_ctx sc = { &od, &jobs[i] };
 		char *slash = strchr(jobs[i].dir, '/');
@@ -180,10 +182,11 @@ int cmd_render(int argc, char **argv)
 		if (rc == 0)
 			rc = outdir_mkdir(&od, jobs[i].dir);
 		if (rc == 0)
-			rc = figure_render(&jobs[i], &fo, write_frame, &sc);
+			rc = figure_render(&jobs[i], &fo, &progress, write_frame, &sc);
 		if (rc == 0)
 			rc = write_frames_json(&od, &jobs[i], &fo);
 	}
+	cli_progress_end(&progress);
 	if (rc == 0)
 		rc = outdir_commit(&od);
 	else

@@ -75,12 +75,14 @@ static int describe(struct sheet_run *r)
 	int j, e;
 	long i;
 
+	if (r->njobs <= 0)
+		return EXIT_INTERNAL;
 	for (j = 0; j < r->njobs; j++)
 		total += (size_t)r->jobs[j].plan.frames;
 	r->in = calloc(total ? total : 1, sizeof *r->in);
 	r->names = calloc(total ? total : 1, sizeof *r->names);
-	r->anims = calloc((size_t)r->njobs, sizeof *r->anims);
-	r->events = calloc((size_t)r->njobs, sizeof *r->events);
+	r->anims = calloc((unsigned)r->njobs, sizeof *r->anims);
+	r->events = calloc((unsigned)r->njobs, sizeof *r->events);
 	if (!r->in || !r->names || !r->anims || !r->events)
 		return EXIT_INTERNAL;
 	for (j = 0; j < r->njobs; j++) {
@@ -137,6 +139,7 @@ int cmd_sheet(int argc, char **argv)
 	bb_sheet *sheet = NULL;
 	const char *outpath = NULL;
 	bb_error err;
+	cli_progress progress;
 	int c, rc, j;
 
 	memset(&run, 0, sizeof run);
@@ -171,14 +174,17 @@ int cmd_sheet(int argc, char **argv)
 		rc = EXIT_INTERNAL;
 		goto out;
 	}
+	figure_progress_start(&progress, "sheet", &fo, run.jobs, run.njobs);
 	for (j = 0; j < run.njobs && rc == 0; j++) {
 		run.frames[j].img = calloc((size_t)run.jobs[j].plan.frames,
 		                           sizeof *run.frames[j].img);
 		if (!run.frames[j].img)
 			rc = EXIT_INTERNAL;
 		else
-			rc = figure_render(&run.jobs[j], &fo, keep_frame, &run.frames[j]);
+			rc = figure_render(&run.jobs[j], &fo, &progress, keep_frame,
+			                   &run.frames[j]);
 	}
+	cli_progress_end(&progress);
 	if (rc == 0 && (rc = describe(&run)) == 0 &&
 	    bb_pack_frames(run.in, run.nin, run.anims, (size_t)run.njobs, &po.pack,
 	                   &sheet, &err) != BB_OK)

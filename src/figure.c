@@ -12,7 +12,8 @@ enum {
 	O_ARMATURE = FIG_OPT_BASE, O_SKIN, O_DIRECTION, O_ANIM, O_ALL, O_FPS,
 	O_SCALE, O_SIZE, O_ORIGIN, O_PAD, O_BG, O_BONES, O_FLIP, O_OVERLAY,
 	O_FACE, O_SET, O_JOBS, O_QUIET, O_ATLAS, O_LOOP, O_ONCE, O_CANVAS,
-	O_PLACEHOLDER, O_MODEL3D, O_ASSETS, O_VIEW, O_PPU, O_DURATION
+	O_PLACEHOLDER, O_MODEL3D, O_ASSETS, O_VIEW, O_PPU, O_DURATION,
+	O_PROGRESS
 };
 
 const struct option fig_options[] = {
@@ -44,6 +45,7 @@ const struct option fig_options[] = {
 	{ "view", required_argument, NULL, O_VIEW },
 	{ "pixels-per-unit", required_argument, NULL, O_PPU },
 	{ "duration", required_argument, NULL, O_DURATION },
+	{ "progress", required_argument, NULL, O_PROGRESS },
 };
 const int fig_noptions = sizeof fig_options / sizeof fig_options[0];
 
@@ -80,7 +82,11 @@ const char fig_help[] =
 	"                       file's own canvas and origin (SSAJSON)\n"
 	"  --bg COLOR           background: #rrggbb[aa], white... (transparent)\n"
 	"  --jobs N             render threads (default: CPUs); output is the same\n"
-	"  --quiet              no progress line\n";
+	"  --quiet              no progress line, no summary\n"
+	"  --progress auto|line|json|none\n"
+	"                       progress on stderr: auto (default) a line when\n"
+	"                       stderr is a terminal; json: one object per line\n"
+	"                       {\"progress\", \"done\", \"total\", \"rate\", \"eta\"}\n";
 
 void fig_opts_init(fig_opts *o)
 {
@@ -227,6 +233,13 @@ int fig_parse(fig_opts *o, int id, const char *arg, const char *cmd)
 		}
 		return 1;
 	case O_QUIET: o->quiet = 1; return 1;
+	case O_PROGRESS:
+		if (!cli_parse_progress(arg, &o->progress)) {
+			cli_usage_error(cmd, "--progress takes auto, line, json or none, "
+			                "not '%s'", arg);
+			return -1;
+		}
+		return 1;
 	case O_ATLAS: o->atlas = arg; return 1;
 	case O_CANVAS:
 		if (strcmp(arg, "auto") != 0 && strcmp(arg, "native") != 0) {
@@ -487,13 +500,13 @@ int figure_plan(const figure *f, const fig_opts *o, int anim, bb_plan *out)
 	return 0;
 }
 
-/* ---- the frame loop with a progress line ------------------------------- */
+/* ---- the frame loop with progress ------------------------------------ */
 
 struct run {
 	fig_sink sink;
 	void *user;
 	pthread_mutex_t lock;
-	cli_progress progress;
+	cli_progress *progress;
 	int rc;                     /* the sink's exit code, which stops the run */
 };
 
@@ -506,29 +519,39 @@ static bb_status run_sink(void *user, long frame, const bb_image *img,
 	pthread_mutex_lock(&r->lock);
 	if (rc && !r->rc)
 		r->rc = rc;
-	if (!rc)
-		cli_progress_step(&r->progress, 1);
+	if (!rc && r->progress)
+		cli_progress_step(r->progress, 1);
 	pthread_mutex_unlock(&r->lock);
 	/* the sink printed its own error: stop without another message */
 	return rc ? bb_error_set(err, BB_ERR_IO, NULL, NULL, "stopped") : BB_OK;
 }
 
-int figure_render(const fig_job *j, const fig_opts *o, fig_sink sink, void *user)
+void figure_progress_start(cli_progress *p, const char *cmd, const fig_opts *o,
+                           const fig_job *jobs, int njobs)
+{
+	long total = 0;
+	int i;
+
+	for (i = 0; i < njobs; i++)
+		total += jobs[i].plan.frames;
+	cli_progress_start(p, cmd, total, o->quiet ? CLI_PROGRESS_QUIET : o->progress);
+	cli_progress_unit(p, "frames");
+}
+
+int figure_render(const fig_job *j, const fig_opts *o, cli_progress *progress,
+                  fig_sink sink, void *user)
 {
 	struct run r;
-	char label[FIG_NAME_MAX + 2];
 	bb_error err;
 	bb_status s;
 
 	memset(&r, 0, sizeof r);
 	r.sink = sink;
 	r.user = user;
+	r.progress = progress;
 	pthread_mutex_init(&r.lock, NULL);
-	snprintf(label, sizeof label, "%s:", j->plan.info.name);
-	cli_progress_start(&r.progress, label, j->plan.frames, o->quiet);
 	s = bb_render_frames(j->model, &j->scene, &j->plan, 0, -1, o->jobs,
 	                     run_sink, &r, &err);
-	cli_progress_end(&r.progress);
 	pthread_mutex_destroy(&r.lock);
 	if (r.rc)
 		return r.rc;

@@ -35,6 +35,7 @@ typedef struct fig_opts {
 	int nsets;                  /* --set BONE=VARIANT */
 	int jobs;                   /* --jobs (0: CPUs) */
 	int quiet;                  /* --quiet */
+	int progress;               /* --progress: a CLI_PROGRESS_* mode */
 	const char *atlas;          /* --atlas */
 	int loop_mode;              /* --loop 1, --once 2, else 0 */
 	int canvas_native;          /* --canvas native: the format's own stage */
@@ -102,9 +103,16 @@ typedef struct fig_job {
 	char prefix[FIG_NAME_MAX];  /* file-system safe animation name */
 } fig_job;
 
-/* Renders every frame of a planned job on o->jobs threads with a progress
- * line, calling sink for each.  Returns 0 or an exit code (errors printed). */
-int figure_render(const fig_job *j, const fig_opts *o, fig_sink sink, void *user);
+/* Starts the progress of a whole run over jobs (their frames counted),
+ * as o asks (--quiet, --progress). */
+void figure_progress_start(cli_progress *p, const char *cmd, const fig_opts *o,
+                           const fig_job *jobs, int njobs);
+
+/* Renders every frame of a planned job on o->jobs threads, calling sink for
+ * each and stepping `progress` (may be NULL).  Returns 0 or an exit code
+ * (errors printed). */
+int figure_render(const fig_job *j, const fig_opts *o, cli_progress *progress,
+                  fig_sink sink, void *user);
 
 /* Plans every chosen animation of every chosen armature (--all: all of
  * them) into a new array (free it).  Returns an exit code. */

@@ -94,6 +94,35 @@ for c in info render pose; do
 	expect_rc 0
 	expect_out "usage: bonebake $c"
 done
+# progress: nothing on a non-terminal stderr by default; --progress json
+# gives one object per line ending at done == total (the frames of every
+# animation of the run: walk 24 + attack 16 at 30 fps, attack plays once); --progress line
+# forces the rewritten line; --quiet silences both
+run "$BONEBAKE" render "$H" -o "$T/p" --anim walk --anim attack
+expect_rc 0
+[ -z "$err" ] || fail "progress on a non-terminal stderr: $err"
+checks=$((checks + 1))
+run "$BONEBAKE" render "$H" -o "$T/p" --anim walk --anim attack --progress json
+expect_rc 0
+printf '%s\n' "$err" | python3 -c '
+import json, sys
+ev = [json.loads(l) for l in sys.stdin if l.strip()]
+assert ev, "no events"
+assert all(e["progress"] == "render" and e["total"] == 40 for e in ev), ev
+assert ev[0]["done"] == 0 and ev[-1]["done"] == 40, ev
+assert [e["done"] for e in ev] == sorted(e["done"] for e in ev), ev
+' || fail "--progress json: $err"
+checks=$((checks + 1))
+run "$BONEBAKE" render "$H" -o "$T/p" --anim walk --progress line
+expect_rc 0
+expect_err 'render 24/24 frames \(100%\)'
+run "$BONEBAKE" render "$H" -o "$T/p" --anim walk --progress json --quiet
+expect_rc 0
+[ -z "$err" ] || fail "--quiet still printed: $err"
+checks=$((checks + 1))
+run "$BONEBAKE" render "$H" -o "$T/p" --anim walk --progress sometimes
+expect_rc 2
+expect_err "--progress takes auto, line, json or none"
 run "$BONEBAKE" --help
 expect_rc 0
 pass
