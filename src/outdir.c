@@ -28,51 +28,18 @@ int remove_tree(const char *path)
 	return nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-static int mkdir_p(const char *path, int *created)
-{
-	char buf[OUTDIR_DEST_MAX];
-	size_t i, n = strlen(path);
-
-	*created = 0;
-	if (n == 0 || n >= sizeof buf)
-		return -1;
-	strcpy(buf, path);
-	for (i = 1; i <= n; i++) {
-		if (buf[i] != '/' && buf[i] != '\0')
-			continue;
-		buf[i] = '\0';
-		if (mkdir(buf, 0755) == 0) {
-			if (i == n)
-				*created = 1;
-		} else if (errno != EEXIST) {
-			return -1;
-		}
-		buf[i] = i == n ? '\0' : '/';
-	}
-	{
-		struct stat st;
-
-		if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
-			errno = ENOTDIR;
-			return -1;
-		}
-	}
-	return 0;
-}
-
 int outdir_open(outdir *d, const char *dest)
 {
+	bb_error err;
+
 	memset(d, 0, sizeof *d);
 	if (strlen(dest) >= sizeof d->dest - 64) {
 		fprintf(stderr, "bonebake: %s: path too long\n", dest);
 		return EXIT_IO;
 	}
 	strcpy(d->dest, dest);
-	if (mkdir_p(dest, &d->created_dest) != 0) {
-		fprintf(stderr, "bonebake: %s: cannot create folder: %s\n", dest,
-		        strerror(errno));
-		return EXIT_IO;
-	}
+	if (bb_mkdirs(dest, &d->created_dest, &err) != BB_OK)
+		return cli_fail(&err);
 	snprintf(d->stage, sizeof d->stage, "%s/.bonebake-stage-XXXXXX", dest);
 	if (!mkdtemp(d->stage)) {
 		fprintf(stderr, "bonebake: %s: cannot write: %s\n", dest, strerror(errno));

@@ -6,4 +6,5 @@ lib_libbonebake_core_la_SOURCES += \
 bonebakeinclude_HEADERS += \
 	lib/include/bonebake/bonebake.h \
 	lib/include/bonebake/status.h \
-	lib/include/bonebake/geom.h
+	lib/include/bonebake/geom.h \
+	lib/include/bonebake/files.h

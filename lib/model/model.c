@@ -56,6 +56,34 @@ int bb__model_add_texture(bb_model *m, const char *name, bb_image *img)
 	return m->ntextures++;
 }
 
+int bb__model_add_file(bb_model *m, const char *path)
+{
+	char **f;
+	int i;
+
+	for (i = 0; i < m->nfiles; i++)
+		if (strcmp(m->files[i], path) == 0)
+			return 1;
+	f = bb__realloc_array(m->files, (size_t)m->nfiles + 1, sizeof *f);
+	if (!f)
+		return 0;
+	m->files = f;
+	if (!(f[m->nfiles] = bb__strdup(path)))
+		return 0;
+	m->nfiles++;
+	return 1;
+}
+
+int bb_model_file_count(const bb_model *m)
+{
+	return m->nfiles;
+}
+
+const char *bb_model_file(const bb_model *m, int i)
+{
+	return i >= 0 && i < m->nfiles ? m->files[i] : NULL;
+}
+
 void bb__model_warn(bb_model *m, const char *fmt, ...)
 {
 	char buf[512], **w;
@@ -225,6 +253,9 @@ void bb_model_free(bb_model *m)
 		free(m->warnings[i]);
 	free(m->warnings);
 	free(m->source);
+	for (i = 0; i < m->nfiles; i++)
+		free(m->files[i]);
+	free(m->files);
 	free(m);
 }
 

@@ -333,6 +333,9 @@ typedef struct bb_armature {
 struct bb_model {
 	const char *format;    /* static loader name */
 	char *source;          /* basename of the file it was loaded from */
+	int nfiles;
+	char **files;          /* every file read to build it, in read order,
+	                          as opened (the input first) */
 	int narmatures;
 	int default_armature;
 	bb_armature *armatures;
@@ -353,6 +356,9 @@ int bb__model_add_texture(bb_model *m, const char *name, bb_image *img);
  * often list their weapons and effects first), the one with the most
  * bones; the first of equals. */
 void bb__model_pick_default_armature(bb_model *m);
+/* Records a file the model was built from (once per path); 0 when out
+ * of memory. */
+int bb__model_add_file(bb_model *m, const char *path);
 /* Records a warning (identical messages are kept once). */
 void bb__model_warn(bb_model *m, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

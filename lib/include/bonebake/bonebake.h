@@ -3,6 +3,7 @@
 #define BONEBAKE_H
 
 #include "status.h"
+#include "files.h"
 #include "geom.h"
 #include "image.h"
 #include "diff.h"

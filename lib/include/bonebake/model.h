@@ -46,6 +46,12 @@ void bb_model_free(bb_model *m);
 /* The name of the file the model was loaded from (its last path
  * component), as errors about it name it. Borrowed. */
 const char *bb_model_source(const bb_model *m);
+/* Every file read to build the model (the input, atlases, textures,
+ * parent models ...), in read order, each once, as the loader opened it:
+ * what a build system or a cache needs to know when a render is stale.
+ * A model loaded from a buffer lists only the files it referenced. */
+int bb_model_file_count(const bb_model *m);
+const char *bb_model_file(const bb_model *m, int i);
 /* Name of the loader that read the model ("bonebake-skeleton", ...). */
 const char *bb_model_format(const bb_model *m);
 /* Names of the loaders in the loader table, NULL-terminated. */
