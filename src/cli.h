@@ -79,5 +79,6 @@ int cmd_pose(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_pack(int argc, char **argv);
 int cmd_sheet(int argc, char **argv);
+int cmd_batch(int argc, char **argv);
 
 #endif

@@ -13,7 +13,7 @@ enum {
 	O_SCALE, O_SIZE, O_ORIGIN, O_PAD, O_BG, O_BONES, O_FLIP, O_OVERLAY,
 	O_FACE, O_SET, O_JOBS, O_QUIET, O_ATLAS, O_LOOP, O_ONCE, O_CANVAS,
 	O_PLACEHOLDER, O_MODEL3D, O_ASSETS, O_VIEW, O_PPU, O_DURATION,
-	O_PROGRESS
+	O_PROGRESS, O_DEPS
 };
 
 const struct option fig_options[] = {
@@ -46,6 +46,7 @@ const struct option fig_options[] = {
 	{ "pixels-per-unit", required_argument, NULL, O_PPU },
 	{ "duration", required_argument, NULL, O_DURATION },
 	{ "progress", required_argument, NULL, O_PROGRESS },
+	{ "deps", required_argument, NULL, O_DEPS },
 };
 const int fig_noptions = sizeof fig_options / sizeof fig_options[0];
 
@@ -82,6 +83,9 @@ const char fig_help[] =
 	"                       file's own canvas and origin (SSAJSON)\n"
 	"  --bg COLOR           background: #rrggbb[aa], white... (transparent)\n"
 	"  --jobs N             render threads (default: CPUs); output is the same\n"
+	"  --deps FILE          write the files the input was read from (the\n"
+	"                       input, atlases, textures, models) to FILE as\n"
+	"                       JSON {\"files\": [...]}, for build systems\n"
 	"  --quiet              no progress line, no summary\n"
 	"  --progress auto|line|json|none\n"
 	"                       progress on stderr: auto (default) a line when\n"
@@ -233,6 +237,7 @@ int fig_parse(fig_opts *o, int id, const char *arg, const char *cmd)
 		}
 		return 1;
 	case O_QUIET: o->quiet = 1; return 1;
+	case O_DEPS: o->deps = arg; return 1;
 	case O_PROGRESS:
 		if (!cli_parse_progress(arg, &o->progress)) {
 			cli_usage_error(cmd, "--progress takes auto, line, json or none, "
@@ -416,6 +421,31 @@ int figure_select(figure *f, const fig_opts *o, int armature, const char *path)
 	return select_anims(f, o, path);
 }
 
+/* --deps FILE: {"files": [...]}, written atomically. */
+static int write_deps(const bb_model *m, const char *file)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&buf, &size);
+	bb_error err;
+	int i, rc = 0;
+
+	if (!out)
+		return EXIT_INTERNAL;
+	fprintf(out, "{\"files\": [");
+	for (i = 0; i < bb_model_file_count(m); i++) {
+		fprintf(out, "%s\n  ", i ? "," : "");
+		cli_json_string(out, bb_model_file(m, i));
+	}
+	fprintf(out, "]}\n");
+	if (fclose(out) != 0)
+		rc = EXIT_INTERNAL;
+	else if (bb_file_write_atomic(file, buf, size, &err) != BB_OK)
+		rc = cli_fail(&err);
+	free(buf);
+	return rc;
+}
+
 int figure_load(figure *f, const fig_opts *o, const char *path, const char *cmd)
 {
 	bb_load_options lo = { 0 };
@@ -434,6 +464,8 @@ int figure_load(figure *f, const fig_opts *o, const char *path, const char *cmd)
 		return cli_fail(&err);
 	for (i = 0; i < bb_model_warning_count(f->model); i++)
 		cli_warn("%s", bb_model_warning(f->model, i));
+	if (o->deps && (i = write_deps(f->model, o->deps)) != 0)
+		return i;
 	armature = bb_model_default_armature(f->model);
 	if (o->armature) {
 		armature = bb_model_find_armature(f->model, o->armature);

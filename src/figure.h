@@ -36,6 +36,7 @@ typedef struct fig_opts {
 	int jobs;                   /* --jobs (0: CPUs) */
 	int quiet;                  /* --quiet */
 	int progress;               /* --progress: a CLI_PROGRESS_* mode */
+	const char *deps;           /* --deps FILE: the files the input read */
 	const char *atlas;          /* --atlas */
 	int loop_mode;              /* --loop 1, --once 2, else 0 */
 	int canvas_native;          /* --canvas native: the format's own stage */

@@ -20,6 +20,7 @@ static const struct command commands[] = {
 	{ "diff", cmd_diff, "compare PNG files or folders (regression diffs)" },
 	{ "pack", cmd_pack, "pack PNG files into sprite sheets with metadata" },
 	{ "sheet", cmd_sheet, "render animations and pack them into sheets" },
+	{ "batch", cmd_batch, "run a manifest of render/sheet jobs (shards, skips)" },
 };
 
 static void usage(FILE *f)

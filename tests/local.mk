@@ -81,3 +81,10 @@ tests_unit_check_frames_SOURCES = tests/unit/check-frames.c
 tests_unit_check_frames_CFLAGS = $(CHECK_TEST_CFLAGS)
 tests_unit_check_frames_LDADD = $(CHECK_TEST_LIBS)
 TESTS += tests/unit/check-frames
+# bonebake batch
+check_PROGRAMS += tests/unit/check-batch
+tests_unit_check_batch_SOURCES = tests/unit/check-batch.c
+tests_unit_check_batch_CFLAGS = $(CHECK_TEST_CFLAGS)
+tests_unit_check_batch_LDADD = $(CHECK_TEST_LIBS)
+TESTS += tests/unit/check-batch tests/cli/batch.sh
+EXTRA_DIST += tests/cli/batch.sh

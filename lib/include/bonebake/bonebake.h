@@ -12,5 +12,6 @@
 #include "render.h"
 #include "frames.h"
 #include "pack.h"
+#include "batch.h"
 
 #endif
