@@ -36,6 +36,8 @@ static int write_frame(long i, const bb_image *img, void *user)
 	char rel[FIG_PATH_MAX + FIG_NAME_MAX + 32], path[OUTDIR_PATH_MAX];
 	bb_error err;
 
+	if (cli_interrupted)
+		return 128 + cli_interrupted;    /* stop; main reports it */
 	snprintf(rel, sizeof rel, "%s/%s_%04ld.png", c->job->dir, c->job->prefix, i);
 	if (!outdir_path(c->od, rel, path, sizeof path))
 		return EXIT_IO;

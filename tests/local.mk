@@ -88,3 +88,10 @@ tests_unit_check_batch_CFLAGS = $(CHECK_TEST_CFLAGS)
 tests_unit_check_batch_LDADD = $(CHECK_TEST_LIBS)
 TESTS += tests/unit/check-batch tests/cli/batch.sh
 EXTRA_DIST += tests/cli/batch.sh
+# Interrupted runs: signals, kills at every rename (LD_PRELOAD hook)
+check_LTLIBRARIES = tests/tools/fault-rename.la
+tests_tools_fault_rename_la_SOURCES = tests/tools/fault-rename.c
+tests_tools_fault_rename_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+tests_tools_fault_rename_la_LIBADD = -ldl
+TESTS += tests/cli/interrupt.sh
+EXTRA_DIST += tests/cli/interrupt.sh
