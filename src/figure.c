@@ -599,7 +599,10 @@ void fig_safe_name(const char *name, char *buf, size_t size)
 		if (buf[i] == '/' || buf[i] == ' ' || buf[i] == '\\' ||
 		    (unsigned char)buf[i] < 0x20)
 			buf[i] = '_';
-	if (strcmp(buf, ".") == 0 || strcmp(buf, "..") == 0)
+	/* no hidden output folders ("." and ".." included): a leading dot
+	 * becomes '_', so ".old-walk" is written as "_old-walk" and nothing
+	 * can take the name of bonebake's own .bonebake-* files */
+	if (buf[0] == '.')
 		buf[0] = '_';
 }
 

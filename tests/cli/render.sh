@@ -123,6 +123,35 @@ checks=$((checks + 1))
 run "$BONEBAKE" render "$H" -o "$T/p" --anim walk --progress sometimes
 expect_rc 2
 expect_err "--progress takes auto, line, json or none"
+# nothing is dropped: 500 animations all render (and pack), a name with
+# a leading dot is written without it being hidden
+python3 - "$T/many.json" <<'PY'
+import json, sys
+anims = [{"name": "a%03d" % i, "duration": 0.1, "loop": False,
+          "bones": {"b": [{"time": 0, "x": i}]}} for i in range(498)]
+anims += [{"name": ".old-walk", "duration": 0.1, "bones": {}},
+          {"name": "..", "duration": 0.1, "bones": {}}]
+json.dump({"format": "bonebake-skeleton", "version": 1, "fps": 10,
+           "bones": [{"name": "b", "attachments": {"front": {"width": 4, "height": 4,
+                      "color": [255, 0, 0, 255]}}}],
+           "animations": anims}, open(sys.argv[1], "w"))
+PY
+run "$BONEBAKE" render "$T/many.json" -o "$T/many" --quiet
+expect_rc 0
+[ "$(ls "$T/many" | wc -l)" -eq 500 ] || fail "500 animations: $(ls "$T/many" | wc -l) folders"
+[ -f "$T/many/_old-walk/_old-walk_0000.png" ] && [ -f "$T/many/_./_._0000.png" ] &&
+	[ -f "$T/many/a497/a497_0001.png" ] || fail "dot names: $(ls "$T/many" | tail -3)"
+checks=$((checks + 2))
+run "$BONEBAKE" sheet "$T/many.json" -o "$T/many-sheet" --quiet --multipack
+expect_rc 0
+python3 -c '
+import glob, json, sys
+names = set()
+for f in glob.glob(sys.argv[1] + "/sheet*.json"):
+    names |= set(json.load(open(f)).get("animations", {}))
+assert len(names) == 500 and "_old-walk" in names, sorted(names)[-5:]
+' "$T/many-sheet" || fail "the sheet lost animations"
+checks=$((checks + 1))
 run "$BONEBAKE" --help
 expect_rc 0
 pass
