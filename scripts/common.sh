@@ -9,7 +9,7 @@ BUILD="$ROOT/build"
 JOBS=$(nproc 2>/dev/null || echo 2)
 
 PACKAGES="build-essential autoconf automake libtool pkg-config libcairo2-dev \
-libpng-dev libjansson-dev libexpat1-dev check python3 help2man"
+libpng-dev libjansson-dev libexpat1-dev check python3 help2man parallel"
 # What scripts/test adds: headless Chromium (diff HTML report, engine round
 # trips), man (the man page test); nodejs and npm only where no node/npm
 # is on the PATH (NodeSource's nodejs bundles npm and conflicts with

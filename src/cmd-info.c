@@ -112,6 +112,11 @@ static void print_json(const bb_model *m, const char *path, double fps_opt)
 		}
 		printf("]}");
 	}
+	printf("],\n \"files\": [");
+	for (a = 0; a < bb_model_file_count(m); a++) {
+		printf("%s", a ? ", " : "");
+		cli_json_string(stdout, bb_model_file(m, a));
+	}
 	printf("]}\n");
 }
 

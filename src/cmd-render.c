@@ -33,9 +33,11 @@ struct sink_ctx {
 static int write_frame(long i, const bb_image *img, void *user)
 {
 	struct sink_ctx *c = user;
-	char rel[1200], path[6000];
+	char rel[FIG_PATH_MAX + FIG_NAME_MAX + 32], path[OUTDIR_PATH_MAX];
 	bb_error err;
 
+	if (cli_interrupted)
+		return 128 + cli_interrupted;    /* stop; main reports it */
 	snprintf(rel, sizeof rel, "%s/%s_%04ld.png", c->job->dir, c->job->prefix, i);
 	if (!outdir_path(c->od, rel, path, sizeof path))
 		return EXIT_IO;
@@ -44,35 +46,20 @@ static int write_frame(long i, const bb_image *img, void *user)
 	return 0;
 }
 
-/* The frame an event fires on: the first sample at or after its time. */
-static long event_frame(const fig_anim *fa, double time)
-{
-	long f = (long)ceil(time * fa->fps - 1e-9);
-
-	if (f < 0)
-		f = 0;
-	if (fa->info.loop && fa->frames > 0)
-		f %= fa->frames;
-	else if (f >= fa->frames)
-		f = fa->frames - 1;
-	return f;
-}
-
 static void write_events(FILE *out, const fig_job *j)
 {
-	const figure *f = &j->fig;
-	int n = bb_model_event_count(f->model, f->armature, j->plan.anim), i;
+	int n = bb_model_event_count(j->model, j->scene.armature, j->scene.anim), i;
 
 	fprintf(out, "  \"events\": [");
 	for (i = 0; i < n; i++) {
 		bb_event_info e;
 
-		bb_model_event(f->model, f->armature, j->plan.anim, i, &e);
+		bb_model_event(j->model, j->scene.armature, j->scene.anim, i, &e);
 		fprintf(out, "%s\n    { \"name\": ", i ? "," : "");
 		cli_json_string(out, e.name);
-		e.time = fig_anim_to_figure_time(&j->plan, e.time);
+		e.time = bb_plan_figure_time(&j->plan, e.time);
 		fprintf(out, ", \"kind\": \"%s\", \"time\": %.17g, \"frame\": %ld", e.kind,
-		        e.time, event_frame(&j->plan, e.time));
+		        e.time, bb_plan_event_frame(&j->plan, e.time));
 		if (e.data) {
 			fprintf(out, ", \"data\": ");
 			cli_json_string(out, e.data);
@@ -85,8 +72,8 @@ static void write_events(FILE *out, const fig_job *j)
 static int write_frames_json(const outdir *od, const fig_job *j,
                              const fig_opts *o)
 {
-	const fig_anim *fa = &j->plan;
-	char rel[1200], path[6000], tmp[6100];
+	const bb_plan *fa = &j->plan;
+	char rel[FIG_PATH_MAX + 32], path[OUTDIR_PATH_MAX], tmp[OUTDIR_PATH_MAX + 8];
 	bb_armature_info ai;
 	FILE *out;
 	long i;
@@ -99,7 +86,7 @@ static int write_frames_json(const outdir *od, const fig_job *j,
 		fprintf(stderr, "bonebake: %s: %s\n", path, strerror(errno));
 		return EXIT_IO;
 	}
-	bb_model_armature_info(j->fig.model, j->fig.armature, &ai);
+	bb_model_armature_info(j->model, j->scene.armature, &ai);
 	fprintf(out, "{\n  \"animation\": ");
 	cli_json_string(out, fa->info.name);
 	fprintf(out, ",\n  \"armature\": ");
@@ -124,12 +111,12 @@ static int write_frames_json(const outdir *od, const fig_job *j,
 	write_events(out, j);
 	fprintf(out, "  \"frames\": [\n");
 	for (i = 0; i < fa->frames; i++) {
-		char file[600];
+		char file[FIG_NAME_MAX + 32];
 
 		snprintf(file, sizeof file, "%s_%04ld.png", j->prefix, i);
 		fprintf(out, "    { \"file\": ");
 		cli_json_string(out, file);
-		fprintf(out, ", \"time\": %.17g }%s\n", fig_frame_time(fa, i),
+		fprintf(out, ", \"time\": %.17g }%s\n", bb_plan_frame_time(fa, i),
 		        i + 1 < fa->frames ? "," : "");
 	}
 	fprintf(out, "  ]\n}\n");
@@ -153,6 +140,7 @@ int cmd_render(int argc, char **argv)
 	fig_job *jobs = NULL;
 	const char *outpath = NULL;
 	outdir od;
+	cli_progress progress;
 	int c, rc, i, njobs = 0;
 
 	fig_opts_init(&fo);
@@ -177,12 +165,13 @@ int cmd_render(int argc, char **argv)
 		goto out;
 	if ((rc = outdir_open(&od, outpath)) != 0)
 		goto out;
+	figure_progress_start(&progress, "render", &fo, jobs, njobs);
 	for (i = 0; i < njobs && rc == 0; i++) {
 		struct sink_ctx sc = { &od, &jobs[i] };
 		char *slash = strchr(jobs[i].dir, '/');
 
 		if (slash) {   /* the armature's folder, once */
-			char arm[600];
+			char arm[FIG_PATH_MAX];
 			int k, seen = 0;
 
 			snprintf(arm, sizeof arm, "%.*s", (int)(slash - jobs[i].dir), jobs[i].dir);
@@ -195,10 +184,11 @@ int cmd_render(int argc, char **argv)
 		if (rc == 0)
 			rc = outdir_mkdir(&od, jobs[i].dir);
 		if (rc == 0)
-			rc = figure_render(&jobs[i].fig, &fo, &jobs[i].plan, write_frame, &sc);
+			rc = figure_render(&jobs[i], &fo, &progress, write_frame, &sc);
 		if (rc == 0)
 			rc = write_frames_json(&od, &jobs[i], &fo);
 	}
+	cli_progress_end(&progress);
 	if (rc == 0)
 		rc = outdir_commit(&od);
 	else

@@ -75,17 +75,19 @@ static int describe(struct sheet_run *r)
 	int j, e;
 	long i;
 
+	if (r->njobs <= 0)
+		return EXIT_INTERNAL;
 	for (j = 0; j < r->njobs; j++)
 		total += (size_t)r->jobs[j].plan.frames;
 	r->in = calloc(total ? total : 1, sizeof *r->in);
 	r->names = calloc(total ? total : 1, sizeof *r->names);
-	r->anims = calloc((size_t)r->njobs, sizeof *r->anims);
-	r->events = calloc((size_t)r->njobs, sizeof *r->events);
+	r->anims = calloc((unsigned)r->njobs, sizeof *r->anims);
+	r->events = calloc((unsigned)r->njobs, sizeof *r->events);
 	if (!r->in || !r->names || !r->anims || !r->events)
 		return EXIT_INTERNAL;
 	for (j = 0; j < r->njobs; j++) {
 		const fig_job *jb = &r->jobs[j];
-		int nev = bb_model_event_count(jb->fig.model, jb->fig.armature, jb->plan.anim);
+		int nev = bb_model_event_count(jb->model, jb->scene.armature, jb->scene.anim);
 
 		r->anims[j].name = jb->dir;
 		r->anims[j].fps = jb->plan.fps;
@@ -96,14 +98,14 @@ static int describe(struct sheet_run *r)
 		for (e = 0; e < nev; e++) {
 			bb_event_info ev;
 
-			bb_model_event(jb->fig.model, jb->fig.armature, jb->plan.anim, e, &ev);
-			r->events[j][e].time = fig_anim_to_figure_time(&jb->plan, ev.time);
+			bb_model_event(jb->model, jb->scene.armature, jb->scene.anim, e, &ev);
+			r->events[j][e].time = bb_plan_figure_time(&jb->plan, ev.time);
 			r->events[j][e].name = ev.name;
 		}
 		r->anims[j].events = r->events[j];
 		r->anims[j].n_events = (size_t)nev;
 		for (i = 0; i < jb->plan.frames; i++, k++) {
-			char name[1200];
+			char name[FIG_PATH_MAX + 32];
 
 			snprintf(name, sizeof name, "%s_%04ld", jb->dir, i);
 			if (!(r->names[k] = strdup(name)))
@@ -137,6 +139,7 @@ int cmd_sheet(int argc, char **argv)
 	bb_sheet *sheet = NULL;
 	const char *outpath = NULL;
 	bb_error err;
+	cli_progress progress;
 	int c, rc, j;
 
 	memset(&run, 0, sizeof run);
@@ -171,15 +174,17 @@ int cmd_sheet(int argc, char **argv)
 		rc = EXIT_INTERNAL;
 		goto out;
 	}
+	figure_progress_start(&progress, "sheet", &fo, run.jobs, run.njobs);
 	for (j = 0; j < run.njobs && rc == 0; j++) {
 		run.frames[j].img = calloc((size_t)run.jobs[j].plan.frames,
 		                           sizeof *run.frames[j].img);
 		if (!run.frames[j].img)
 			rc = EXIT_INTERNAL;
 		else
-			rc = figure_render(&run.jobs[j].fig, &fo, &run.jobs[j].plan,
-			                   keep_frame, &run.frames[j]);
+			rc = figure_render(&run.jobs[j], &fo, &progress, keep_frame,
+			                   &run.frames[j]);
 	}
+	cli_progress_end(&progress);
 	if (rc == 0 && (rc = describe(&run)) == 0 &&
 	    bb_pack_frames(run.in, run.nin, run.anims, (size_t)run.njobs, &po.pack,
 	                   &sheet, &err) != BB_OK)

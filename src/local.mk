@@ -7,4 +7,4 @@ src_bonebake_SOURCES += \
 	src/cmd-pose.c \
 	src/figure.c \
 	src/figure.h
-src_bonebake_SOURCES += src/outdir.c src/outdir.h src/cmd-sheet.c
+src_bonebake_SOURCES += src/outdir.c src/outdir.h src/cmd-sheet.c src/cmd-batch.c

@@ -3,6 +3,7 @@
 #   core: libc + public value headers     model: core
 #   loaders: model, core, jansson, expat  eval: model, core
 #   raster: eval, image, core, cairo      pack, diff: image, core
+#   frames: raster, eval, model, image, core  batch: core, jansson
 #   image: core, libpng                   src: public headers (+ jansson)
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -37,6 +38,8 @@ check lib/model "model core bonebake" ""
 check lib/loaders "loaders model core bonebake" "jansson expat"
 check lib/eval "eval model core bonebake" ""
 check lib/raster "raster eval image core bonebake" "cairo"
+check lib/frames "frames raster eval model image core bonebake" ""
+check lib/batch "batch core bonebake" "jansson"
 check lib/pack "pack image core bonebake" ""
 check lib/diff "diff image core bonebake" ""
 check src "bonebake $src_headers" "jansson"

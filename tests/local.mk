@@ -95,3 +95,23 @@ EXTRA_DIST += tests/engines/roundtrip.sh tests/engines/roundtrip.mjs \
 # against it; the man page
 TESTS += tests/cli/install.sh
 EXTRA_DIST += tests/cli/install.sh
+# Scenes, planning and the frame loop (lib/frames)
+check_PROGRAMS += tests/unit/check-frames
+tests_unit_check_frames_SOURCES = tests/unit/check-frames.c
+tests_unit_check_frames_CFLAGS = $(CHECK_TEST_CFLAGS)
+tests_unit_check_frames_LDADD = $(CHECK_TEST_LIBS)
+TESTS += tests/unit/check-frames
+# bonebake batch
+check_PROGRAMS += tests/unit/check-batch
+tests_unit_check_batch_SOURCES = tests/unit/check-batch.c
+tests_unit_check_batch_CFLAGS = $(CHECK_TEST_CFLAGS)
+tests_unit_check_batch_LDADD = $(CHECK_TEST_LIBS)
+TESTS += tests/unit/check-batch tests/cli/batch.sh
+EXTRA_DIST += tests/cli/batch.sh
+# Interrupted runs: signals, kills at every rename (LD_PRELOAD hook)
+check_LTLIBRARIES = tests/tools/fault-rename.la
+tests_tools_fault_rename_la_SOURCES = tests/tools/fault-rename.c
+tests_tools_fault_rename_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+tests_tools_fault_rename_la_LIBADD = -ldl
+TESTS += tests/cli/interrupt.sh
+EXTRA_DIST += tests/cli/interrupt.sh

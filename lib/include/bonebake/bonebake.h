@@ -3,12 +3,15 @@
 #define BONEBAKE_H
 
 #include "status.h"
+#include "files.h"
 #include "geom.h"
 #include "image.h"
 #include "diff.h"
 #include "model.h"
 #include "eval.h"
 #include "render.h"
+#include "frames.h"
 #include "pack.h"
+#include "batch.h"
 
 #endif
