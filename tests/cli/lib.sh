@@ -35,6 +35,7 @@ need_shared() {
 	[ -e "$1" ] && return 0
 	[ -n "${CI:-}" ] && fail "$2, and CI is set (CI always has ../shared; set BB_SHARED or BB_CORPUS)"
 	skip "$2"
+}
 unavailable() {
 	[ -z "${CI:-}" ] || fail "$* (CI is set: this test must run)"
 	skip "$*"
