@@ -232,7 +232,8 @@ static const struct format_row {
 } formats[BB_SHEET_FORMAT_COUNT] = {
 	[BB_SHEET_JSON_HASH] = { "json", "json-hash", "pixi", BB_PACK_ROTATE_CW },
 	[BB_SHEET_JSON_ARRAY] = { "json-array", NULL, NULL, BB_PACK_ROTATE_CW },
-	[BB_SHEET_PHASER3] = { "phaser3", "phaser", "multiatlas", BB_PACK_ROTATE_CW },
+	/* no Phaser 3 release reads "rotated" (phaserjs/phaser#5012) */
+	[BB_SHEET_PHASER3] = { "phaser3", "phaser", "multiatlas", BB_PACK_ROTATE_NONE },
 	[BB_SHEET_LIBGDX] = { "libgdx", "spine", "atlas", BB_PACK_ROTATE_CCW },
 	[BB_SHEET_COCOS2D] = { "cocos2d", "cocos", "plist", BB_PACK_ROTATE_CW },
 	[BB_SHEET_GODOT] = { "godot", "tres", NULL, BB_PACK_ROTATE_NONE },
