@@ -50,7 +50,7 @@ struct slot23 {
 	int bone;              /* file bone index */
 	double z;
 	int seq;               /* definition order: ties of z */
-	int ndisp;             /* most displays any skin gives it */
+	int ndisp;             /* most displays any skin gives it (-1: none) */
 	int display;           /* setup display index */
 	json_t *src;
 };
@@ -435,7 +435,23 @@ static int find_slot(const struct g23 *g, const char *name)
 	return -1;
 }
 
-/* A slot definition js (path set) with `ndisp` displays, z by default zdef. */
+/* The colour transform of slot definition js (colorTransform, or color),
+ * checked; *out NULL when it has none. */
+static bb_status slot_color(struct g23 *g, json_t *js, json_t **out)
+{
+	const char *key = json_object_get(js, "colorTransform") ? "colorTransform"
+	                                                          : "color";
+	size_t mark = bb__jpath_key(&g->d->j.path, key);
+	bb_status s = color_json(g, json_object_get(js, key), out);
+
+	if (s == BB_OK)
+		bb__jpath_pop(&g->d->j.path, mark);
+	return s;
+}
+
+/* A slot definition js (path set): a new slot, z by default zdef, or one
+ * more skin's entry of a known slot.  ndisp: its display count, -1 when
+ * the entry has no display list (an armature-level slot). */
 static bb_status add_slot(struct g23 *g, json_t *js, double zdef, int ndisp,
                           size_t *cap)
 {
@@ -443,22 +459,26 @@ static bb_status add_slot(struct g23 *g, json_t *js, double zdef, int ndisp,
 	const char *name, *parent;
 	json_t *bm = json_object_get(js, "blendMode"), *col;
 	struct slot23 *sl;
-	double di;
+	double z, di;
 	int k;
 	bb_status s;
 
 	if ((s = bb__jexpect_object(&d->j, js)) != BB_OK ||
-	    (s = bb__jstr(&d->j, js, "name", 1, &name)) != BB_OK ||
-	    (s = bb__jstr(&d->j, js, "parent", 1, &parent)) != BB_OK)
+	    (s = bb__jstr(&d->j, js, "name", 1, &name)) != BB_OK)
 		return s;
-	if (bm && !json_is_null(bm) && !json_is_string(bm) && !json_is_number(bm))
-		return bb__jfail(&d->j, "blendMode", "expected a string or a number");
 	if ((k = find_slot(g, name)) >= 0) {
-		/* another skin's entry of a known slot */
 		if (g->slots[k].ndisp < ndisp)
 			g->slots[k].ndisp = ndisp;
 		return BB_OK;
 	}
+	if ((s = bb__jstr(&d->j, js, "parent", 1, &parent)) != BB_OK ||
+	    (s = bb__db_num(d, js, "z", zdef, &z)) != BB_OK)
+		return s;
+	if (bm && !json_is_null(bm) && !json_is_string(bm) && !json_is_number(bm))
+		return bb__jfail(&d->j, "blendMode", "expected a string or a number");
+	if ((s = slot_color(g, js, &col)) != BB_OK)
+		return s;
+	json_decref(col);
 	if (!bb__grow((void **)&g->slots, cap, (size_t)g->nslots + 1, sizeof *g->slots))
 		return bb__db_nomem(d);
 	sl = &g->slots[g->nslots];
@@ -467,31 +487,29 @@ static bb_status add_slot(struct g23 *g, json_t *js, double zdef, int ndisp,
 	sl->src = js;
 	sl->seq = g->nslots;
 	sl->ndisp = ndisp;
+	sl->z = z;
 	if ((sl->bone = find_bone(g, parent)) < 0)
 		return bb__jfail(&d->j, "parent", "unknown bone \"%s\"", parent);
-	if ((s = bb__db_num(d, js, "z", zdef, &sl->z)) != BB_OK ||
-	    (s = bb__db_num(d, js, "displayIndex", 0, &di)) != BB_OK)
+	if ((s = bb__db_num(d, js, "displayIndex", 0, &di)) != BB_OK)
 		return s;
 	di = floor(di);
-	if (json_object_get(js, "displayIndex") && (di < -1 || di >= ndisp))
-		return bb__jfail(&d->j, "displayIndex", "display %g out of range (slot "
-		                 "\"%s\" has %d)", di, name, ndisp);
-	sl->display = di < -1 ? -1 : (int)di;
-	col = json_object_get(js, "colorTransform");
-	if (!col)
-		col = json_object_get(js, "color");
-	if (col) {
-		json_t *c;
-		size_t mark = bb__jpath_key(&d->j.path, json_object_get(js, "colorTransform")
-		                            ? "colorTransform" : "color");
-
-		if ((s = color_json(g, col, &c)) != BB_OK)
-			return s;
-		json_decref(c);
-		bb__jpath_pop(&d->j.path, mark);
-	}
+	sl->display = di < -1 ? -1 : di > 1e6 ? 1000000 : (int)di;
 	g->nslots++;
 	return BB_OK;
+}
+
+/* The setup display index of slot k (its definition at the current path)
+ * against the displays its skins give it. */
+static bb_status check_setup_display(struct g23 *g, int k)
+{
+	const struct slot23 *sl = &g->slots[k];
+
+	if (!json_object_get(sl->src, "displayIndex") ||
+	    (sl->display >= -1 && sl->display < (sl->ndisp > 0 ? sl->ndisp : 0)))
+		return BB_OK;
+	return bb__jfail(&g->d->j, "displayIndex", "display %d out of range (slot "
+	                 "\"%s\" has %d)", sl->display, sl->name,
+	                 sl->ndisp > 0 ? sl->ndisp : 0);
 }
 
 static int slot_cmp(const void *a, const void *b)
@@ -504,13 +522,13 @@ static int slot_cmp(const void *a, const void *b)
 }
 
 /* Slots from the armature's slot[] and every skin's slot[], then the
- * output's slot[] in z order. */
+ * output's slot[] in z order (equal z: in the order they are defined). */
 static bb_status read_slots(struct g23 *g, json_t *out)
 {
 	struct db *d = g->d;
 	json_t *arr, *skins, *dst;
 	size_t cap = 0, i, j;
-	int k;
+	int k, narm;
 	bb_status s;
 
 	if ((s = bb__jarray(&d->j, g->ja, "slot", 0, &arr)) != BB_OK ||
@@ -520,10 +538,11 @@ static bb_status read_slots(struct g23 *g, json_t *out)
 		size_t mark = bb__jpath_key(&d->j.path, "slot");
 
 		bb__jpath_index(&d->j.path, i);
-		if ((s = add_slot(g, json_array_get(arr, i), (double)i, 1, &cap)) != BB_OK)
+		if ((s = add_slot(g, json_array_get(arr, i), (double)i, -1, &cap)) != BB_OK)
 			return s;
 		bb__jpath_pop(&d->j.path, mark);
 	}
+	narm = g->nslots;
 	for (j = 0; j < json_array_size(skins); j++) {
 		json_t *sk = json_array_get(skins, j), *slots;
 		size_t mark = bb__jpath_key(&d->j.path, "skin");
@@ -535,15 +554,28 @@ static bb_status read_slots(struct g23 *g, json_t *out)
 		for (i = 0; i < json_array_size(slots); i++) {
 			json_t *js = json_array_get(slots, i), *disp;
 			size_t m2 = bb__jpath_key(&d->j.path, "slot");
+			int known = g->nslots;
 
 			bb__jpath_index(&d->j.path, i);
 			if ((s = bb__jexpect_object(&d->j, js)) != BB_OK ||
 			    (s = bb__jarray(&d->j, js, "display", 0, &disp)) != BB_OK ||
 			    (s = add_slot(g, js, (double)i, (int)json_array_size(disp),
-			                  &cap)) != BB_OK)
+			                  &cap)) != BB_OK ||
+			    (g->nslots > known && (s = check_setup_display(g, known)) != BB_OK))
 				return s;
 			bb__jpath_pop(&d->j.path, m2);
 		}
+		bb__jpath_pop(&d->j.path, mark);
+	}
+	/* armature-level slots, now that the skins gave them their displays */
+	for (k = 0; k < narm; k++) {
+		size_t mark = bb__jpath_key(&d->j.path, "slot");
+
+		for (i = 0; json_array_get(arr, i) != g->slots[k].src; i++)
+			;
+		bb__jpath_index(&d->j.path, i);
+		if ((s = check_setup_display(g, k)) != BB_OK)
+			return s;
 		bb__jpath_pop(&d->j.path, mark);
 	}
 	if (g->nslots > 1)
@@ -551,16 +583,15 @@ static bb_status read_slots(struct g23 *g, json_t *out)
 	if (!(dst = put(g, out, "slot", json_array())))
 		return bb__db_nomem(d);
 	for (k = 0; k < g->nslots; k++) {
-		json_t *os = json_object(), *src = g->slots[k].src, *c = NULL;
-		json_t *col = json_object_get(src, "colorTransform");
+		json_t *os = json_object(), *src = g->slots[k].src, *c;
 
 		append(g, dst, os);
 		copy(g, os, src, "name");
 		copy(g, os, src, "parent");
 		copy(g, os, src, "blendMode");
 		put_num(g, os, "displayIndex", g->slots[k].display);
-		if ((s = color_json(g, col ? col : json_object_get(src, "color"), &c)) != BB_OK)
-			return s;   /* checked in add_slot: cannot fail here */
+		if ((s = slot_color(g, src, &c)) != BB_OK)
+			return s;   /* checked in add_slot: does not fail here */
 		if (c)
 			put(g, os, "color", c);
 	}
@@ -691,7 +722,7 @@ static bb_status read_key(struct g23 *g, json_t *jk, int slot, double tl_px,
 	    (di < -1 || di >= g->slots[slot].ndisp))
 		return bb__jfail(&d->j, "displayIndex", "display %g out of range (slot "
 		                 "\"%s\" has %d)", di, g->slots[slot].name,
-		                 g->slots[slot].ndisp);
+		                 g->slots[slot].ndisp > 0 ? g->slots[slot].ndisp : 0);
 	k->raw_display = di < -1 ? -2 : di > 1e6 ? 1000000 : (int)di;
 	k->display = hide || di < -1 ? -1 : k->raw_display;
 	col = json_object_get(jk, "colorTransform");
