@@ -244,6 +244,23 @@ static double ease50(double p, double e)
 	return (v - p) * e + p;
 }
 
+/* Index of the key of tl covering frame f (tl->n > 0): the last one
+ * starting at or before f. */
+static size_t key_at(const struct tl23 *tl, double f)
+{
+	size_t lo = 0, hi = tl->n;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (tl->k[mid].start <= f)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* The parent's armature-space pose at frame f of the animation: its keys
  * interpolated as DataParser._getTimelineFrameMatrix does (the key covering
  * f towards the next one, skews the short way), but the last key tweens
@@ -263,8 +280,7 @@ static struct tf pose_at(const struct g23 *g, int bone, double f)
 		return g->bones[bone].g;
 	if (tl->n == 1)
 		return tl->k[0].g;
-	for (i = 0; i + 1 < tl->n && tl->k[i + 1].start <= f; i++)
-		;
+	i = key_at(tl, f);
 	k = &tl->k[i];
 	nx = &tl->k[(i + 1) % tl->n];
 	if (k->len > 0 && k->tween != NO_TWEEN && (g->loops || i + 1 < tl->n)) {
@@ -882,54 +898,78 @@ static bb_status slot_timeline(struct g23 *g, const struct tl23 *tl, json_t *dst
 static double z_at(const struct g23 *g, int slot, double f)
 {
 	int t = g->tl_of_slot[slot];
-	const struct tl23 *tl = t >= 0 ? &g->tl[t] : NULL;
-	size_t i;
 
-	if (!tl || tl->n == 0)
+	if (t < 0 || g->tl[t].n == 0)
 		return g->slots[slot].z;
-	for (i = 0; i + 1 < tl->n && tl->k[i + 1].start <= f; i++)
-		;
-	return tl->k[i].z;
+	return g->tl[t].k[key_at(&g->tl[t], f)].z;
+}
+
+struct zi {
+	double z;
+	int slot;
+};
+
+static int zi_cmp(const void *a, const void *b)
+{
+	const struct zi *x = a, *y = b;
+
+	if (x->z != y->z)
+		return x->z < y->z ? -1 : 1;
+	return x->slot - y->slot;
+}
+
+static int pos_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
 }
 
 /* Keys' z that differ from their slot's: an animation zOrder timeline,
- * stepped at every key start where the order changes (on the animation's
- * clock: timeline offset and scale do not move z). */
+ * stepped where the order changes (on the animation's clock: timeline
+ * offset and scale do not move z); equal z keep the setup order. */
 static bb_status zorder_timeline(struct g23 *g, json_t *oa)
 {
-	double *pos = NULL, *z = NULL;
-	int *order = NULL, *prev = NULL, n = 0, i, j, any = 0;
+	double *pos = NULL;
+	struct zi *zs = NULL;
+	int *prev = NULL, *at = NULL, n = 1, i;
 	size_t cap = 0, k;
 	json_t *fr = NULL, *last = NULL;
 	double last_at = 0;
 	bb_status s = BB_OK;
 
+	/* the frames where some slot's z changes, and frame 0 */
+	if (!bb__grow((void **)&pos, &cap, 1, sizeof *pos))
+		return bb__db_nomem(g->d);
+	pos[0] = 0;
 	for (i = 0; i < g->ntl; i++)
-		for (k = 0; k < g->tl[i].n; k++)
-			if (g->tl[i].slot >= 0 && g->tl[i].k[k].z != g->slots[g->tl[i].slot].z)
-				any = 1;
-	if (!any || g->nslots == 0)
-		return BB_OK;
-	/* the key starts, sorted and unique */
-	for (i = 0; i < g->ntl; i++)
-		for (k = 0; k < g->tl[i].n; k++) {
+		for (k = 0; g->tl[i].slot >= 0 && k < g->tl[i].n; k++) {
+			double before = k ? g->tl[i].k[k - 1].z : g->slots[g->tl[i].slot].z;
+
+			if (g->tl[i].k[k].z == before || g->tl[i].k[k].start >= g->frames)
+				continue;
 			if (!bb__grow((void **)&pos, &cap, (size_t)n + 1, sizeof *pos)) {
 				free(pos);
 				return bb__db_nomem(g->d);
 			}
 			pos[n++] = g->tl[i].k[k].start;
 		}
-	for (i = 1; i < n; i++)
-		for (j = i; j > 0 && pos[j - 1] > pos[j]; j--) {
-			double t = pos[j];
-
-			pos[j] = pos[j - 1];
-			pos[j - 1] = t;
-		}
-	z = bb__calloc((size_t)g->nslots, sizeof *z);
-	order = bb__calloc((size_t)g->nslots, sizeof *order);
+	if (n == 1) {
+		free(pos);
+		return BB_OK;
+	}
+	if ((double)n * g->nslots > g->d->ctx->opts->max_keys) {
+		free(pos);
+		return bb_error_set(g->d->j.err, BB_ERR_LIMIT, g->d->ctx->name,
+		                    g->d->j.path.buf, "z changes of %d slots at %d "
+		                    "frames exceed the limit of %d keys", g->nslots, n,
+		                    g->d->ctx->opts->max_keys);
+	}
+	qsort(pos, (size_t)n, sizeof *pos, pos_cmp);
+	zs = bb__calloc((size_t)g->nslots, sizeof *zs);
 	prev = bb__calloc((size_t)g->nslots, sizeof *prev);
-	if (!z || !order || !prev ||
+	at = bb__calloc((size_t)g->nslots, sizeof *at);
+	if (!zs || !prev || !at ||
 	    !(fr = put(g, put(g, oa, "zOrder", json_object()), "frame", json_array()))) {
 		s = bb__db_nomem(g->d);
 		goto out;
@@ -938,19 +978,17 @@ static bb_status zorder_timeline(struct g23 *g, json_t *oa)
 		prev[i] = i;
 	for (k = 0; k < (size_t)n; k++) {
 		json_t *of, *list;
-		int p, changed = k == 0;
+		int changed = k == 0;
 
-		if ((k > 0 && pos[k] == pos[k - 1]) || pos[k] >= g->frames)
+		if (k > 0 && pos[k] == pos[k - 1])
 			continue;
-		for (i = 0; i < g->nslots; i++)
-			z[i] = z_at(g, i, pos[k]);
-		/* draw position of slot i: slots of lower z, then equal z before it */
 		for (i = 0; i < g->nslots; i++) {
-			for (p = 0, j = 0; j < g->nslots; j++)
-				p += z[j] < z[i] || (z[j] == z[i] && j < i);
-			order[i] = p;
-			changed |= p != prev[i];
+			zs[i].z = z_at(g, i, pos[k]);
+			zs[i].slot = i;
 		}
+		qsort(zs, (size_t)g->nslots, sizeof *zs, zi_cmp);
+		for (i = 0; i < g->nslots; i++)
+			changed |= zs[i].slot != prev[i];
 		if (!changed)
 			continue;
 		if (last)
@@ -958,23 +996,27 @@ static bb_status zorder_timeline(struct g23 *g, json_t *oa)
 		of = json_object();
 		append(g, fr, of);
 		put_num(g, of, "duration", g->frames - pos[k]);
-		list = put(g, of, "zOrder", json_array());
+		/* slot zs[i].slot paints at position i: [slot, offset] pairs in
+		 * slot order */
 		for (i = 0; i < g->nslots; i++) {
-			if (order[i] != i) {
-				append(g, list, json_integer(i));
-				append(g, list, json_integer(order[i] - i));
-			}
-			prev[i] = order[i];
+			prev[i] = zs[i].slot;
+			at[zs[i].slot] = i;
 		}
+		list = put(g, of, "zOrder", json_array());
+		for (i = 0; i < g->nslots; i++)
+			if (at[i] != i) {
+				append(g, list, json_integer(i));
+				append(g, list, json_integer(at[i] - i));
+			}
 		last = of;
 		last_at = pos[k];
 	}
 	s = flags(g);
 out:
 	free(pos);
-	free(z);
-	free(order);
+	free(zs);
 	free(prev);
+	free(at);
 	return s;
 }
 

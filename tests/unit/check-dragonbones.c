@@ -690,6 +690,43 @@ START_TEST(db23_tween_rules)
 }
 END_TEST
 
+START_TEST(db23_z_order)
+{
+	/* slots a, b, c at z 0, 1, 2 (listed otherwise); c goes to -1 at
+	 * frame 1, a to 5 at frame 2, then a and b both to 0 at frame 3:
+	 * equal z keep the setup order */
+	static const char *const want[4] = { "abc", "cab", "cba", "cab" };
+	bb_model *m = load23(
+		"{\"name\":\"r\"},{\"name\":\"a\",\"parent\":\"r\"},{\"name\":\"b\",\"parent\":\"r\"},"
+		"{\"name\":\"c\",\"parent\":\"r\"}",
+		"{\"name\":\"a\",\"parent\":\"a\",\"z\":0,\"display\":[]},"
+		"{\"name\":\"c\",\"parent\":\"c\",\"z\":2,\"display\":[]},"
+		"{\"name\":\"b\",\"parent\":\"b\",\"z\":1,\"display\":[]}",
+		"{\"name\":\"z\",\"duration\":4,\"scale\":2,\"timeline\":["
+		"{\"name\":\"a\",\"frame\":[{\"duration\":2,\"z\":0},{\"duration\":1,\"z\":5},"
+		"{\"duration\":1,\"z\":0}]},"
+		"{\"name\":\"b\",\"frame\":[{\"duration\":3,\"z\":1},{\"duration\":1,\"z\":0}]},"
+		"{\"name\":\"c\",\"frame\":[{\"duration\":1,\"z\":2},{\"duration\":3,\"z\":-1}]}]}");
+	bb_pose *p;
+	bb_error err;
+	bb_track tr = { 0, 0, -1, 0, 0, 0 };
+	int f, i;
+
+	tr.anim = bb_model_find_anim(m, 0, "z");
+	ck_assert_int_eq(bb_pose_new(m, 0, &p, &err), BB_OK);
+	for (f = 0; f < 4; f++) {
+		char got[4] = { 0 };
+
+		ck_assert_int_eq(bb_pose_eval(p, &tr, 1, f * 2 / 10.0 + 0.01, NULL, &err), BB_OK);
+		for (i = 0; i < 3; i++)
+			got[i] = bb_model_slot_name(m, 0, bb_pose_slot_order(p, i))[0];
+		ck_assert_msg(strcmp(got, want[f]) == 0, "frame %d: %s, not %s", f, got, want[f]);
+	}
+	bb_pose_free(p);
+	bb_model_free(m);
+}
+END_TEST
+
 START_TEST(db23_local_data)
 {
 	/* isGlobal 0: the transforms are already in the parent's space */
@@ -731,6 +768,7 @@ int main(void)
 	tcase_add_test(tc, db23_mirrored_parent);
 	tcase_add_test(tc, db23_tween_rules);
 	tcase_add_test(tc, db23_local_data);
+	tcase_add_test(tc, db23_z_order);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
