@@ -37,6 +37,8 @@ ARM='"name":"x","bone":[{"name":"root"},{"name":"arm","parent":"root"}],"slot":[
 
 bad a "{$ARM,\"animation\":[{\"name\":\"w\",\"duration\":\"ten\"}]}" \
 	3 'a_ske\.json: armature\[0\]\.animation\[0\]\.duration: expected a number'
+bad a "{$ARM,\"animation\":[{\"name\":\"w\",\"duration\":2,\"bone\":[{\"name\":\"arm\",\"scale\":1e300,\"frame\":[{}]}]}]}" \
+	3 'a_ske\.json: armature\[0\]\.animation\[0\]\.bone\[0\]\.scale: 1e\+300 is out of range'
 bad a '{"name":"x","bone":[{"name":"root"},{"name":"b","parent":"arm"}]}' \
 	3 'a_ske\.json: armature\[0\]\.bone\[1\]\.parent: unknown bone "arm"'
 bad a '{"name":"x","bone":[{"name":"a","parent":"b"},{"name":"b","parent":"a"}]}' \
@@ -99,6 +101,8 @@ bad23 a '{"name":"x","bone":[{"name":"root"}],"skin":[{"slot":[{"name":"s","pare
 	3 'a_ske\.json: armature\[0\]\.skin\[0\]\.slot\[0\]\.displayIndex: display 2 out of range \(slot "s" has 1\)'
 bad23 a '{"name":"x","bone":[{"name":"root"}],"skin":[{"slot":[{"name":"s","parent":"root","display":[{"name":"p","transform":{"pX":"mid"}}]}]}]}' \
 	3 'a_ske\.json: armature\[0\]\.skin\[0\]\.slot\[0\]\.display\[0\]\.transform\.pX: expected a number'
+bad23 a "{$OLD,\"animation\":[{\"name\":\"w\",\"timeline\":[{\"name\":\"arm\",\"offset\":1e308,\"frame\":[{}]}]}]}" \
+	3 'a_ske\.json: armature\[0\]\.animation\[0\]\.timeline\[0\]\.offset: 1e\+308 is out of range'
 # other versions before 4.0 are refused
 printf '{"version":"2.2","armature":[{"name":"x"}]}' >"$T/old_ske.json"
 run "$BONEBAKE" render "$T/old_ske.json" -o "$T/out" --quiet
