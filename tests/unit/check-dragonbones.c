@@ -673,8 +673,16 @@ START_TEST(db23_tween_rules)
 		"{\"duration\":1,\"transform\":{\"x\":0}},{\"duration\":1,\"transform\":{\"x\":10}}]}]},"
 		"{\"name\":\"onescaled\",\"duration\":2,\"scale\":2,\"timeline\":[{\"name\":\"b\","
 		"\"frame\":[{\"duration\":1,\"transform\":{\"x\":0}},{\"duration\":1,"
-		"\"transform\":{\"x\":10}}]}]}");
+		"\"sound\":\"thud\",\"transform\":{\"x\":10}}]}]}");
+	bb_event_info ev;
 #undef KEYS
+
+	/* a key's sound, at its frame (1 of 2, scaled by 2, at 10 fps) */
+	ck_assert_int_eq(bb_model_event_count(m, 0, bb_model_find_anim(m, 0, "onescaled")), 1);
+	bb_model_event(m, 0, bb_model_find_anim(m, 0, "onescaled"), 0, &ev);
+	ck_assert_str_eq(ev.kind, "sound");
+	ck_assert_str_eq(ev.name, "thud");
+	ck_assert_double_eq_tol(ev.time, 0.2, 1e-12);
 
 	ck_assert_double_eq_tol(world_at(m, "lin", 0.1, "b").tx, 5, 1e-9);
 	ck_assert_double_eq_tol(world_at(m, "lin", 0.3, "b").tx, 15, 1e-9);
