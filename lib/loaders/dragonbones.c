@@ -807,9 +807,12 @@ static bb_status load_root(struct db *d, json_t *root)
 	v = json_object_get(root, "version");
 	ver = json_is_string(v) ? json_string_value(v) : NULL;
 	d->version = ver ? strtod(ver, NULL) : json_is_number(v) ? json_number_value(v) : 5.5;
-	if (d->version < 4.0 - 1e-9)
+	if (d->version < 4.0 - 1e-9 && ver)
 		return bb__jfail(&d->j, "version", "data version %s is not supported "
-		                 "(2.3, 3.0 and 4.0 on are)", ver ? ver : "?");
+		                 "(2.3, 3.0 and 4.0 on are)", ver);
+	if (d->version < 4.0 - 1e-9)
+		return bb__jfail(&d->j, "version", "data version %g is not supported "
+		                 "(2.3, 3.0 and 4.0 on are)", d->version);
 	if ((s = bb__db_num(d, root, "frameRate", 24, &d->file_fps)) != BB_OK)
 		return s;
 	if (!(d->file_fps > 0))

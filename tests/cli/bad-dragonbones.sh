@@ -108,6 +108,10 @@ printf '{"version":"2.2","armature":[{"name":"x"}]}' >"$T/old_ske.json"
 run "$BONEBAKE" render "$T/old_ske.json" -o "$T/out" --quiet
 expect_rc 3
 expect_err 'old_ske\.json: version: data version 2\.2 is not supported'
+printf '{"version":1.5,"armature":[{"name":"x"}]}' >"$T/old_ske.json"
+run "$BONEBAKE" render "$T/old_ske.json" -o "$T/out" --quiet
+expect_rc 3
+expect_err 'old_ske\.json: version: data version 1\.5 is not supported'
 
 # atlas problems: truncated page PNG, a region outside its page
 tex cut cut_tex.png "$ok_region"
