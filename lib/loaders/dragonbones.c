@@ -1,4 +1,5 @@
-/* DragonBones JSON (data versions 4.5, 5.0, 5.5+; 4.0 where it matches):
+/* DragonBones JSON (data versions 4.5, 5.0, 5.5+; 4.0 where it matches;
+ * 2.3 and 3.0 translated by dragonbones23.c):
  * armatures, bones with inherit flags, slots, skins, image / mesh / nested
  * armature displays, IK constraints, and the texture atlas beside the file.
  * Semantics: ../shared/spec/dragonbones.md (5.5+ runtime behaviour).
@@ -866,10 +867,12 @@ static bb_status load_root(struct db *d, json_t *root)
 	v = json_object_get(root, "version");
 	ver = json_is_string(v) ? json_string_value(v) : NULL;
 	d->version = ver ? strtod(ver, NULL) : json_is_number(v) ? json_number_value(v) : 5.5;
-	if (d->version < 4.0 - 1e-9)
+	if (d->version < 4.0 - 1e-9 && ver)
 		return bb__jfail(&d->j, "version", "data version %s is not supported "
-		                 "(2.3/3.0 are global-space data; convert them with "
-		                 "the DragonBones tools)", ver ? ver : "?");
+		                 "(2.3, 3.0 and 4.0 on are)", ver);
+	if (d->version < 4.0 - 1e-9)
+		return bb__jfail(&d->j, "version", "data version %g is not supported "
+		                 "(2.3, 3.0 and 4.0 on are)", d->version);
 	if ((s = bb__db_num(d, root, "frameRate", 24, &d->file_fps)) != BB_OK)
 		return s;
 	if (!(d->file_fps > 0))
@@ -908,7 +911,11 @@ bb_status bb__load_dragonbones(const bb__load_ctx *ctx, bb_model **out,
 	d.j.err = err;
 	bb__jpath_init(&d.j.path);
 	d.m = bb__model_new("dragonbones");
-	s = d.m ? load_root(&d, root) : bb__db_nomem(&d);
+	s = d.m ? BB_OK : bb__db_nomem(&d);
+	if (s == BB_OK && bb__db23_is_old(root))
+		s = bb__db23_translate(&d, &root);
+	if (s == BB_OK)
+		s = load_root(&d, root);
 	json_decref(root);
 	for (i = 0; i < d.nmeshes; i++)
 		free(d.meshes[i].inv_bone_pose);

@@ -93,6 +93,14 @@ static const struct ref_case cases[] = {
 	{ "db-mesh-wave-0", MESH, "wave", 0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.2, 125, 220) },
 	{ "db-mesh-wave-12", MESH, "wave", 12 / 24.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.2, 125, 220) },
 	{ "db-mesh-ripple-4", MESH, "ripple", 4 / 24.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.2, 125, 220) },
+	/* DragonBones 2.3: global-space keys under a rotated, scaled parent,
+	 * a key between the parent's keys (work 2), z change, display switch
+	 * and colour (work 4), index -1 and a slot without timeline (nod 3) */
+#define OLD "samples/dragonbones/old_ske.json"
+	{ "db23-crane-work-0", OLD, "work", 0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.4, 80, 205) },
+	{ "db23-crane-work-2", OLD, "work", 2 * 3 / 24.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.4, 80, 205) },
+	{ "db23-crane-work-4", OLD, "work", 4 * 3 / 24.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.4, 80, 205) },
+	{ "db23-crane-nod-3", OLD, "nod", 3 * 2 / 24.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.4, 80, 205) },
 	/* SSAJSON: demo_fx frame k shows alpha blend k % 4 over a backdrop, a
 	 * deformed quad and vertex colours with colour blend k % 4; demo_walk:
 	 * flips, pivots, scale, opacity, additive glow */
