@@ -569,13 +569,18 @@ struct run {
 	const figure *f;
 	const fig_opts *o;
 	const fig_anim *fa;
-	fig_sink sink;
+	fig_sink sink, ordered;
 	void *user;
 	pthread_mutex_t lock;
+	pthread_cond_t moved;  /* `delivered` advanced or the run failed */
 	long next;
 	int rc;
 	cli_progress progress;
 	bb_error err;
+	/* ordered delivery: frames [delivered, delivered + window) may be
+	 * rendered; those finished early wait in held[frame % window] */
+	long delivered, window;
+	bb_image **held;
 };
 
 static long take(struct run *r)
@@ -583,6 +588,9 @@ static long take(struct run *r)
 	long i;
 
 	pthread_mutex_lock(&r->lock);
+	while (r->ordered && !r->rc && r->next < r->fa->frames &&
+	       r->next >= r->delivered + r->window)
+		pthread_cond_wait(&r->moved, &r->lock);
 	i = r->rc ? -1 : r->next < r->fa->frames ? r->next++ : -1;
 	pthread_mutex_unlock(&r->lock);
 	return i;
@@ -595,10 +603,44 @@ static void finish(struct run *r, int rc, const bb_error *err)
 		r->rc = rc;
 		if (err)
 			r->err = *err;
+		pthread_cond_broadcast(&r->moved);
 	}
 	if (!rc)
 		cli_progress_step(&r->progress, 1);
 	pthread_mutex_unlock(&r->lock);
+}
+
+/* Hands frame i to r->ordered in frame order: the thread holding the next
+ * frame delivers it and then every held frame that follows; other frames
+ * are copied into `held`.  Returns the sink's code. */
+static int deliver(struct run *r, long i, const bb_image *img)
+{
+	const bb_image *cur = img;
+	bb_image *own = NULL;
+	int rc = 0;
+
+	pthread_mutex_lock(&r->lock);
+	if (i != r->delivered) {
+		r->held[i % r->window] = bb_image_dup(img);
+		rc = r->held[i % r->window] ? 0 : EXIT_INTERNAL;
+		pthread_mutex_unlock(&r->lock);
+		return rc;
+	}
+	for (;;) {
+		pthread_mutex_unlock(&r->lock);
+		rc = r->rc ? 0 : r->ordered(i, cur, r->user);
+		bb_image_free(own);
+		pthread_mutex_lock(&r->lock);
+		r->delivered = ++i;
+		pthread_cond_broadcast(&r->moved);
+		own = rc || i >= r->fa->frames ? NULL : r->held[i % r->window];
+		if (!own)
+			break;
+		r->held[i % r->window] = NULL;
+		cur = own;
+	}
+	pthread_mutex_unlock(&r->lock);
+	return rc;
 }
 
 static void *worker(void *arg)
@@ -629,7 +671,9 @@ static void *worker(void *arg)
 			finish(r, cli_exit_code(err.status), &err);
 			break;
 		}
-		rc = r->sink(i, img, r->user);
+		rc = r->sink ? r->sink(i, img, r->user) : 0;
+		if (rc == 0 && r->ordered)
+			rc = deliver(r, i, img);
 		finish(r, rc, NULL);
 		if (rc)
 			break;
@@ -643,6 +687,13 @@ done:
 
 int figure_render(const figure *f, const fig_opts *o, const fig_anim *fa,
                   fig_sink sink, void *user)
+{
+	return figure_render_ordered(f, o, fa, sink, NULL, user);
+}
+
+int figure_render_ordered(const figure *f, const fig_opts *o,
+                          const fig_anim *fa, fig_sink sink, fig_sink ordered,
+                          void *user)
 {
 	struct run r;
 	pthread_t th[256];
@@ -659,8 +710,13 @@ int figure_render(const figure *f, const fig_opts *o, const fig_anim *fa,
 	r.o = o;
 	r.fa = fa;
 	r.sink = sink;
+	r.ordered = ordered;
 	r.user = user;
+	r.window = 2L * jobs + 2;
+	if (ordered && !(r.held = calloc((size_t)r.window, sizeof *r.held)))
+		return EXIT_INTERNAL;
 	pthread_mutex_init(&r.lock, NULL);
+	pthread_cond_init(&r.moved, NULL);
 	snprintf(label, sizeof label, "%s:", fa->info.name);
 	cli_progress_start(&r.progress, label, fa->frames, o->quiet);
 	for (i = 1; i < jobs; i++)
@@ -672,7 +728,11 @@ int figure_render(const figure *f, const fig_opts *o, const fig_anim *fa,
 	for (i = 1; i <= started; i++)
 		pthread_join(th[i], NULL);
 	cli_progress_end(&r.progress);
+	pthread_cond_destroy(&r.moved);
 	pthread_mutex_destroy(&r.lock);
+	for (i = 0; r.held && i < r.window; i++)
+		bb_image_free(r.held[i]);
+	free(r.held);
 	if (r.rc && r.err.message[0])
 		cli_fail(&r.err);
 	return r.rc;

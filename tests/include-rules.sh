@@ -3,7 +3,8 @@
 #   core: libc + public value headers     model: core
 #   loaders: model, core, jansson, expat  eval: model, core
 #   raster: eval, image, core, cairo      pack, diff: image, core
-#   image: core, libpng                   src: public headers (+ jansson)
+#   image: core, libpng, libwebp, giflib  src: public headers (+ jansson)
+#   output: core, jansson
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$(dirname "$0")/cli/lib.sh"
@@ -20,6 +21,8 @@ check() {  # FOLDER ALLOWED-PROJECT-PREFIXES ALLOWED-SYSTEM-LIBS
 				'<png'*) echo "$3" | grep -qw png || echo "$f: $inc" ;;
 				'<jansson'*) echo "$3" | grep -qw jansson || echo "$f: $inc" ;;
 				'<expat'*) echo "$3" | grep -qw expat || echo "$f: $inc" ;;
+				'<webp/'*) echo "$3" | grep -qw webp || echo "$f: $inc" ;;
+				'<gif_lib'*) echo "$3" | grep -qw gif || echo "$f: $inc" ;;
 				esac ;;
 			'"'*)
 				p=${inc#\"}; p=${p%\"}; p=${p%%/*}
@@ -32,13 +35,14 @@ check() {  # FOLDER ALLOWED-PROJECT-PREFIXES ALLOWED-SYSTEM-LIBS
 src_headers=$(cd src && ls *.h | tr "\n" " ")
 out=$(
 check lib/core "core bonebake" ""
-check lib/image "core image bonebake" "png"
+check lib/image "core image bonebake" "png webp gif"
 check lib/model "model core bonebake" ""
 check lib/loaders "loaders model core bonebake" "jansson expat"
 check lib/eval "eval model core bonebake" ""
 check lib/raster "raster eval image core bonebake" "cairo"
 check lib/pack "pack image core bonebake" ""
 check lib/diff "diff image core bonebake" ""
+check lib/output "output core bonebake" "jansson"
 check src "bonebake $src_headers" "jansson"
 )
 checks=1

@@ -5,10 +5,13 @@
 #include "status.h"
 #include "geom.h"
 #include "image.h"
+#include "anim.h"
+#include "frames.h"
 #include "diff.h"
 #include "model.h"
 #include "eval.h"
 #include "render.h"
+#include "contact.h"
 #include "pack.h"
 
 #endif
