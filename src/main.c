@@ -20,6 +20,8 @@ static const struct command commands[] = {
 	{ "diff", cmd_diff, "compare PNG files or folders (regression diffs)" },
 	{ "pack", cmd_pack, "pack PNG files into sprite sheets with metadata" },
 	{ "sheet", cmd_sheet, "render animations and pack them into sheets" },
+	{ "preview", cmd_preview, "render animations to animated WebP, GIF or APNG" },
+	{ "gallery", cmd_gallery, "an HTML page playing render output folders" },
 };
 
 static void usage(FILE *f)
