@@ -138,7 +138,7 @@ static int run_jobs(struct run *r, const fig_opts *fo)
 		                         cstaged, cpath)) != 0)
 			break;
 		rc = figure_render_ordered(&r->jobs[i].fig, fo, &r->jobs[i].plan, NULL,
-		                           anim_job_frame, &x);
+		                           NULL, anim_job_frame, &x);
 		if (rc == 0)
 			rc = anim_job_end(&x);
 		else

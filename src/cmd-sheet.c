@@ -2,12 +2,16 @@
  * sheets with metadata, without writing loose frames. */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "figure.h"
+#include "outdir.h"
 #include "pack-options.h"
+#include "preview-out.h"
 
 static const char help[] =
 	"usage: bonebake sheet FILE -o DIR [render options] [pack options]\n"
@@ -20,6 +24,9 @@ static const char help[] =
 	"fps, loop flag and events where the format has a place for them.\n"
 	"\n"
 	"  -o, --output DIR     output folder (created if missing)\n"
+	"  --preview webp|gif|apng\n"
+	"                       also DIR/<anim>.webp|.gif|.apng, an animated file\n"
+	"                       of the same frames (see preview)\n"
 	"  -h, --help           this text\n";
 
 struct frames {
@@ -122,6 +129,58 @@ static int describe(struct sheet_run *r)
 	return 0;
 }
 
+/* Renders job j keeping its frames, and feeds its preview (into od's
+ * staging folder: <dir>.<ext>) and contact sheet. */
+static int render_extras(struct sheet_run *run, int j, const fig_opts *fo,
+                         const anim_opts *ao, const outdir *od, pending *pend)
+{
+	const fig_job *jb = &run->jobs[j];
+	char rel[1200], path[6000], shown[5400], cpath[4096];
+	const char *cstaged = NULL;
+	anim_job x;
+	long i;
+	int rc;
+
+	if (od) {
+		const char *slash = strchr(jb->dir, '/');
+
+		snprintf(rel, sizeof rel, "%s.%s", jb->dir,
+		         bb_anim_format_extension(ao->format));
+		if (snprintf(shown, sizeof shown, "%s/%s", od->dest, rel) >= (int)sizeof shown)
+			return EXIT_IO;
+		if (!outdir_path(od, rel, path, sizeof path))
+			return EXIT_IO;
+		if (slash) {   /* the armature's folder, once */
+			char arm[600], p[6000];
+
+			snprintf(arm, sizeof arm, "%.*s", (int)(slash - jb->dir), jb->dir);
+			if (outdir_path(od, arm, p, sizeof p) && mkdir(p, 0755) != 0 &&
+			    errno != EEXIST)
+				return outdir_mkdir(od, arm);
+		}
+	}
+	if (ao->contact) {
+		if (!contact_path(ao->contact, jb, run->njobs, cpath, sizeof cpath)) {
+			fprintf(stderr, "bonebake: %s: path too long\n", ao->contact);
+			return EXIT_IO;
+		}
+		if ((rc = pending_add(pend, cpath, &cstaged)) != 0)
+			return rc;
+	}
+	if ((rc = anim_job_begin(&x, jb, ao, od ? path : NULL, shown, cstaged,
+	                         cpath)) != 0)
+		return rc;
+	/* the frames are kept anyway: render them, then feed them in order */
+	rc = figure_render(&jb->fig, fo, &jb->plan, keep_frame, &run->frames[j]);
+	for (i = 0; rc == 0 && i < jb->plan.frames; i++)
+		rc = anim_job_frame(i, run->frames[j].img[i], &x);
+	if (rc == 0)
+		rc = anim_job_end(&x);
+	else
+		anim_job_abort(&x);
+	return rc;
+}
+
 int cmd_sheet(int argc, char **argv)
 {
 	static const struct option own[] = {
@@ -133,6 +192,10 @@ int cmd_sheet(int argc, char **argv)
 	struct sheet_run run;
 	fig_opts fo;
 	pack_opts po;
+	anim_opts ao;
+	pending pend = { 0 };
+	outdir od;
+	int od_open = 0;
 	figure fig;
 	bb_sheet *sheet = NULL;
 	const char *outpath = NULL;
@@ -142,8 +205,10 @@ int cmd_sheet(int argc, char **argv)
 	memset(&run, 0, sizeof run);
 	fig_opts_init(&fo);
 	pack_opts_init(&po);
+	anim_opts_init(&ao);
 	fig_merge_options(own, opts, 96);
 	pack_merge_options(opts, 96);
+	anim_merge_options(opts, 96, 1);
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		if (c == 'o') {
 			outpath = optarg;
@@ -151,8 +216,10 @@ int cmd_sheet(int argc, char **argv)
 			fputs(help, stdout);
 			fputs(fig_help, stdout);
 			fputs(pack_help, stdout);
+			fputs(anim_help, stdout);
 			return EXIT_OK;
-		} else if ((rc = fig_parse(&fo, c, optarg, "sheet")) != 1 &&
+		} else if ((rc = anim_parse(&ao, c, optarg, "sheet")) != 1 &&
+		           (rc = fig_parse(&fo, c, optarg, "sheet")) != 1 &&
 		           (rc = pack_parse(&po, c, optarg, "sheet")) != 1) {
 			return rc < 0 ? EXIT_USAGE : cli_bad_option("sheet", argv);
 		}
@@ -161,7 +228,8 @@ int cmd_sheet(int argc, char **argv)
 		return cli_usage_error("sheet", "expected one input FILE");
 	if (!outpath)
 		return cli_usage_error("sheet", "missing -o DIR");
-	if ((rc = pack_finish(&po, "sheet")) != 0)
+	if ((rc = pack_finish(&po, "sheet")) != 0 ||
+	    (rc = anim_check(&ao, "sheet")) != 0)
 		return rc;
 	if ((rc = figure_load(&fig, &fo, argv[optind], "sheet")) != 0 ||
 	    (rc = figure_plan_jobs(&fig, &fo, argv[optind], "sheet", &run.jobs, &run.njobs)) != 0)
@@ -171,14 +239,21 @@ int cmd_sheet(int argc, char **argv)
 		rc = EXIT_INTERNAL;
 		goto out;
 	}
+	if (ao.has_format) {
+		if ((rc = outdir_open(&od, outpath)) != 0)
+			goto out;
+		od_open = 1;
+	}
 	for (j = 0; j < run.njobs && rc == 0; j++) {
 		run.frames[j].img = calloc((size_t)run.jobs[j].plan.frames,
 		                           sizeof *run.frames[j].img);
 		if (!run.frames[j].img)
 			rc = EXIT_INTERNAL;
-		else
+		else if (!ao.has_format && !ao.contact)
 			rc = figure_render(&run.jobs[j].fig, &fo, &run.jobs[j].plan,
 			                   keep_frame, &run.frames[j]);
+		else
+			rc = render_extras(&run, j, &fo, &ao, od_open ? &od : NULL, &pend);
 	}
 	if (rc == 0 && (rc = describe(&run)) == 0 &&
 	    bb_pack_frames(run.in, run.nin, run.anims, (size_t)run.njobs, &po.pack,
@@ -186,6 +261,14 @@ int cmd_sheet(int argc, char **argv)
 		rc = cli_fail(&err);
 	if (rc == 0)
 		rc = pack_write(sheet, &po, outpath, fo.quiet);
+	if (od_open && rc == 0)
+		rc = outdir_commit(&od);
+	else if (od_open)
+		outdir_abort(&od);
+	if (rc == 0)
+		rc = pending_commit(&pend);
+	else
+		pending_abort(&pend);
 out:
 	bb_sheet_free(sheet);
 	run_free(&run);

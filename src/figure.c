@@ -570,7 +570,7 @@ struct run {
 	const fig_opts *o;
 	const fig_anim *fa;
 	fig_sink sink, ordered;
-	void *user;
+	void *user, *ordered_user;
 	pthread_mutex_t lock;
 	pthread_cond_t moved;  /* `delivered` advanced or the run failed */
 	long next;
@@ -628,7 +628,7 @@ static int deliver(struct run *r, long i, const bb_image *img)
 	}
 	for (;;) {
 		pthread_mutex_unlock(&r->lock);
-		rc = r->rc ? 0 : r->ordered(i, cur, r->user);
+		rc = r->rc ? 0 : r->ordered(i, cur, r->ordered_user);
 		bb_image_free(own);
 		pthread_mutex_lock(&r->lock);
 		r->delivered = ++i;
@@ -688,12 +688,12 @@ done:
 int figure_render(const figure *f, const fig_opts *o, const fig_anim *fa,
                   fig_sink sink, void *user)
 {
-	return figure_render_ordered(f, o, fa, sink, NULL, user);
+	return figure_render_ordered(f, o, fa, sink, user, NULL, NULL);
 }
 
 int figure_render_ordered(const figure *f, const fig_opts *o,
-                          const fig_anim *fa, fig_sink sink, fig_sink ordered,
-                          void *user)
+                          const fig_anim *fa, fig_sink sink, void *user,
+                          fig_sink ordered, void *ordered_user)
 {
 	struct run r;
 	pthread_t th[256];
@@ -712,6 +712,7 @@ int figure_render_ordered(const figure *f, const fig_opts *o,
 	r.sink = sink;
 	r.ordered = ordered;
 	r.user = user;
+	r.ordered_user = ordered_user;
 	r.window = 2L * jobs + 2;
 	if (ordered && !(r.held = calloc((size_t)r.window, sizeof *r.held)))
 		return EXIT_INTERNAL;

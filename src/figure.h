@@ -104,13 +104,14 @@ int figure_plan(const figure *f, const fig_opts *o, int anim, fig_anim *out);
 typedef int (*fig_sink)(long frame, const bb_image *img, void *user);
 int figure_render(const figure *f, const fig_opts *o, const fig_anim *fa,
                   fig_sink sink, void *user);
-/* Same, and also calls ordered(frame, image, user) in frame order 0, 1, ...
- * (one call at a time, from a worker thread) for encoders that need the
- * frames in sequence; sink may be NULL.  At most 2 * jobs + 2 frames are
- * rendered ahead of the last one delivered (copies wait meanwhile). */
+/* Same, and also calls ordered(frame, image, ordered_user) in frame order
+ * 0, 1, ... (one call at a time, from a worker thread) for encoders that
+ * need the frames in sequence; sink may be NULL.  At most 2 * jobs + 2
+ * frames are rendered ahead of the last one delivered (copies of those
+ * finished early wait meanwhile). */
 int figure_render_ordered(const figure *f, const fig_opts *o,
-                          const fig_anim *fa, fig_sink sink, fig_sink ordered,
-                          void *user);
+                          const fig_anim *fa, fig_sink sink, void *user,
+                          fig_sink ordered, void *ordered_user);
 
 /* One (armature, animation) of a run, planned before anything is written. */
 typedef struct fig_job {

@@ -75,3 +75,11 @@ TESTS += tests/unit/check-forge tests/cli/forge.sh tests/oracle/forge-corpus.sh
 EXTRA_DIST += tests/cli/forge.sh tests/oracle/forge-corpus.sh
 TESTS += tests/cli/samples.sh
 EXTRA_DIST += tests/cli/samples.sh
+
+# Previews (issue 13): the decoder the tests read previews back with
+check_PROGRAMS += tests/tools/anim-probe
+tests_tools_anim_probe_SOURCES = tests/tools/anim-probe.c
+tests_tools_anim_probe_CFLAGS = $(AM_CFLAGS) $(WEBPDEMUX_CFLAGS) $(GIF_CFLAGS) \
+	$(ZLIB_CFLAGS)
+tests_tools_anim_probe_LDADD = lib/libbonebake-core.la $(WEBPDEMUX_LIBS) \
+	$(WEBP_LIBS) $(GIF_LIBS) $(ZLIB_LIBS) -lm
