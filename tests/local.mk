@@ -91,4 +91,5 @@ tests_unit_check_anim_CFLAGS = $(CHECK_TEST_CFLAGS) $(WEBPDEMUX_CFLAGS) \
 	$(GIF_CFLAGS) $(ZLIB_CFLAGS)
 tests_unit_check_anim_LDADD = $(CHECK_TEST_LIBS) $(WEBPDEMUX_LIBS) \
 	$(WEBP_LIBS) $(GIF_LIBS) $(ZLIB_LIBS)
-TESTS += tests/unit/check-anim
+TESTS += tests/unit/check-anim tests/cli/preview.sh
+EXTRA_DIST += tests/cli/preview.sh
