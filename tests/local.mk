@@ -93,3 +93,5 @@ tests_unit_check_anim_LDADD = $(CHECK_TEST_LIBS) $(WEBPDEMUX_LIBS) \
 	$(WEBP_LIBS) $(GIF_LIBS) $(ZLIB_LIBS)
 TESTS += tests/unit/check-anim tests/cli/preview.sh
 EXTRA_DIST += tests/cli/preview.sh
+TESTS += tests/cli/gallery.sh tests/cli/gallery-chromium.sh
+EXTRA_DIST += tests/cli/gallery.sh tests/cli/gallery-chromium.sh
