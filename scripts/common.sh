@@ -9,13 +9,14 @@ BUILD="$ROOT/build"
 JOBS=$(nproc 2>/dev/null || echo 2)
 
 PACKAGES="build-essential autoconf automake libtool pkg-config libcairo2-dev \
-libpng-dev libjansson-dev libexpat1-dev check python3"
+libpng-dev libjansson-dev libexpat1-dev check python3 libwebp-dev libgif-dev \
+zlib1g-dev fonts-dejavu-core"
 
 say() { printf '==> %s\n' "$*" >&2; }
 
 install_deps() {
 	if ! command -v dpkg-query >/dev/null 2>&1; then
-		for pc in cairo libpng jansson expat check; do
+		for pc in cairo libpng jansson expat check libwebpmux libwebpdemux zlib; do
 			pkg-config --exists "$pc" 2>/dev/null ||
 				{ echo "missing $pc (not a Debian system: install it with your package manager)" >&2; exit 1; }
 		done
