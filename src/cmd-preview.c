@@ -53,6 +53,10 @@ static int choose_output(struct run *r, const fig_opts *fo)
 
 	r->folder = r->njobs > 1 || fo->all ||
 	            (stat(r->out, &st) == 0 && S_ISDIR(st.st_mode));
+	if (r->folder && has_ext && !(stat(r->out, &st) == 0 && S_ISDIR(st.st_mode)))
+		return cli_usage_error("preview", "%s names a file, but %d animations "
+		                       "were chosen: pick one with --anim, or give a "
+		                       "folder", r->out, r->njobs);
 	if (r->folder) {
 		if (!r->ao.has_format)
 			r->ao.format = BB_ANIM_WEBP;

@@ -146,6 +146,9 @@ run "$BONEBAKE" preview "$H" --anim walk -o "$T/empty/x.gif" --format webp
 expect_rc 2
 run "$BONEBAKE" preview "$H" --anim walk -o "$T/empty/x.gif" --format jpeg
 expect_rc 2
+run "$BONEBAKE" preview "$H" -o "$T/empty/all.gif"
+expect_rc 2
+expect_err "names a file, but [0-9]+ animations were chosen"
 run "$BONEBAKE" render "$H" --anim walk -o "$T/empty/r" --preview mp4
 expect_rc 2
 expect_err "preview takes webp, gif or apng"
