@@ -33,7 +33,10 @@ bb_status bb__webp_open(bb_anim_writer *w, bb_error *err)
 	eo.allow_mixed = 0;
 	eo.verbose = 0;
 	p->config.thread_level = 0;
-	p->config.method = 4;
+	/* method 2 / quality 50 (lossless: effort): on the DragonBones Dragon
+	 * walk about half the time of libwebp's default 4 / 75 for 7% more
+	 * bytes (scripts/bench-preview) */
+	p->config.method = 2;
 	p->config.exact = 1;
 	if (w->o.lossy) {
 		p->config.lossless = 0;
@@ -41,7 +44,7 @@ bb_status bb__webp_open(bb_anim_writer *w, bb_error *err)
 		p->config.alpha_quality = 100;
 	} else {
 		p->config.lossless = 1;
-		p->config.quality = 75;    /* effort, not fidelity */
+		p->config.quality = 50;    /* effort, not fidelity */
 	}
 	if (!WebPValidateConfig(&p->config))
 		return bb_error_set(err, BB_ERR_INTERNAL, w->path, NULL,
