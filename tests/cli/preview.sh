@@ -82,6 +82,21 @@ expect_rc 0
 checks=$((checks + 1))
 [ "$(wc -c <"$T/lossy.webp")" -lt "$(wc -c <"$T/walk.webp")" ] || fail "lossy WebP is not smaller"
 
+# GIF flattened onto --bg: every pixel opaque, within the palette of
+# render's frames over the same colour
+run "$BONEBAKE" render "$H" --anim walk --bg '#336699' -o "$T/rbg" --quiet
+expect_rc 0
+run "$BONEBAKE" preview "$H" --anim walk --bg '#336699' -o "$T/bg.gif" --quiet
+expect_rc 0
+probe "$T/bg.gif" "$T/d-bg"
+run "$BONEBAKE" diff "$T/rbg/walk/walk_$lastf.png" "$T/d-bg/frame_$lastf.png" \
+	--threshold 0.1 --max-diff-ratio 0.002
+expect_rc 0
+checks=$((checks + 1))
+[ "$(value "$T/d-bg" alpha)" = "255 255" ] || fail "--bg: alpha range $(value "$T/d-bg" alpha)"
+checks=$((checks + 1))
+[ "$(value "$T/d-gif" alpha)" = "0 255" ] || fail "transparent GIF: alpha range $(value "$T/d-gif" alpha)"
+
 # several animations: a folder OUT/<armature>/<anim>.<ext>, contact sheets
 # FILE-<anim>.png
 run "$BONEBAKE" preview "$H" --anim walk --anim run -o "$T/many" --format gif \

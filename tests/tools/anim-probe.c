@@ -9,6 +9,7 @@
  *   unit U           (delay units per second)
  *   delays d0 d1 ... (in units)
  *   total T          (sum of the delays)
+ *   alpha MIN MAX    (over every pixel of every frame)
  *
  * With a second argument DIR, writes DIR/frame_0000.png ... (straight
  * RGBA, the composed canvas after each frame).
@@ -36,6 +37,19 @@ int main(int argc, char **argv)
 		total += r.delays[i];
 	}
 	printf("\ntotal %ld\n", total);
+	{
+		int amin = 255, amax = 0, x, y;
+
+		for (i = 0; i < r.frames; i++)
+			for (y = 0; y < r.height; y++)
+				for (x = 0; x < r.width; x++) {
+					int a = bb_image_pixel(r.images[i], x, y)[3];
+
+					amin = a < amin ? a : amin;
+					amax = a > amax ? a : amax;
+				}
+		printf("alpha %d %d\n", amin, amax);
+	}
 	for (i = 0; argc == 3 && i < r.frames; i++) {
 		char path[4096];
 		bb_error err;
