@@ -129,7 +129,8 @@ static int changed_box(const bb_image *a, const bb_image *b, int box[4])
 }
 
 static bb_status write_frame(bb_anim_writer *w, const bb_image *img,
-                             const int box[4], unsigned delay_ms, bb_error *err)
+                             const int box[4], unsigned delay, unsigned den,
+                             bb_error *err)
 {
 	struct bb__apng *p = w->apng;
 	bb_image view = { box[2], box[3], img->stride,
@@ -161,10 +162,10 @@ static bb_status write_frame(bb_anim_writer *w, const bb_image *img,
 	put32(fctl + 8, (uint32_t)box[3]);
 	put32(fctl + 12, (uint32_t)box[0]);
 	put32(fctl + 16, (uint32_t)box[1]);
-	fctl[20] = (uint8_t)(delay_ms >> 8);
-	fctl[21] = (uint8_t)delay_ms;
-	fctl[22] = 1000 >> 8;
-	fctl[23] = 1000 & 0xff;
+	fctl[20] = (uint8_t)(delay >> 8);
+	fctl[21] = (uint8_t)delay;
+	fctl[22] = (uint8_t)(den >> 8);
+	fctl[23] = (uint8_t)den;
 	fctl[24] = 0;    /* dispose_op NONE */
 	fctl[25] = 0;    /* blend_op SOURCE */
 	ok = ok && put_chunk(p, w->f, "fcTL", NULL, 0, fctl, 26);
@@ -199,14 +200,16 @@ bb_status bb__apng_add(bb_anim_writer *w, const bb_image *img, double start,
 	struct bb__apng *p = w->apng;
 	long long d = bb__anim_units(end, 1000) - bb__anim_units(start, 1000);
 	int box[4] = { 0, 0, img->width, img->height }, y;
+	unsigned den = 1000;
 	bb_status s;
 
-	if (d > 65535)
-		return bb_error_set(err, BB_ERR_USAGE, w->path, NULL, "frame %ld lasts "
-		                    "over 65.535 s", w->frames);
+	if (d > 65535) {   /* over 65.535 s: in 1/100 s (bb_anim_add caps 655 s) */
+		d = bb__anim_units(end, 100) - bb__anim_units(start, 100);
+		den = 100;
+	}
 	if (p->prev && !changed_box(p->prev, img, box))
 		box[2] = box[3] = 1;   /* nothing changed: one unchanged pixel */
-	s = write_frame(w, img, box, (unsigned)d, err);
+	s = write_frame(w, img, box, (unsigned)d, den, err);
 	if (s != BB_OK)
 		return s;
 	if (!p->prev && bb_image_new(img->width, img->height, &p->prev, NULL) != BB_OK)

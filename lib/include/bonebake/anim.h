@@ -9,7 +9,8 @@
  * Timing: each frame is added with the time (seconds from the start) at
  * which it ends; frame k lasts from the previous frame's end (0 for the
  * first) to its own.  Each format rounds the ends, not the durations, to
- * its delay unit (WebP and APNG: 1/1000 s, GIF: 1/100 s), so the rounding
+ * its delay unit (WebP and APNG: 1/1000 s, GIF: 1/100 s; an APNG frame
+ * over 65.535 s is given in 1/100 s), so the rounding
  * is spread over the frames and the total is the last end rounded once.
  *
  * The file is written to a temporary name beside `path` and renamed into
