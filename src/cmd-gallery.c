@@ -38,7 +38,7 @@ enum { MAX_ANIMS = 4096, MAX_DEPTH = 3 };
 struct anim {
 	char dir[4096];          /* folder holding frames.json */
 	char label[4096];        /* DIR/relative folder, as shown */
-	bb_frames_info *info;
+	bb_frames_json *info;
 };
 
 struct gallery {
@@ -83,7 +83,7 @@ static int scan(struct gallery *g, const char *dir, const char *label, int depth
 		memset(a, 0, sizeof *a);
 		snprintf(a->dir, sizeof a->dir, "%s", dir);
 		snprintf(a->label, sizeof a->label, "%s", label);
-		if (bb_frames_read(path, &a->info, &err) != BB_OK)
+		if (bb_frames_json_read(path, &a->info, &err) != BB_OK)
 			return cli_fail(&err);
 		g->n++;
 		return 0;     /* an animation folder holds no further animations */
@@ -194,7 +194,7 @@ static void write_data(FILE *f, const struct gallery *g)
 
 	fputs("[", f);
 	for (i = 0; i < g->n; i++) {
-		const bb_frames_info *in = g->a[i].info;
+		const bb_frames_json *in = g->a[i].info;
 
 		fprintf(f, "%s\n{\"label\":", i ? "," : "");
 		js_string(f, g->a[i].label);
@@ -332,7 +332,7 @@ int cmd_gallery(int argc, char **argv)
 		printf("%d animation%s -> %s/index.html\n", g.n, g.n == 1 ? "" : "s",
 		       outpath);
 	for (i = 0; i < g.n; i++)
-		bb_frames_free(g.a[i].info);
+		bb_frames_json_free(g.a[i].info);
 	free(g.a);
 	return rc;
 }

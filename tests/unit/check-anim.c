@@ -382,7 +382,7 @@ static void write_text(const char *path, const char *text)
 START_TEST(frames_json)
 {
 	char path[400];
-	bb_frames_info *fi;
+	bb_frames_json *fi;
 	bb_error err;
 
 	snprintf(path, sizeof path, "%s/frames.json", dir);
@@ -392,7 +392,7 @@ START_TEST(frames_json)
 	           " \"events\": [ { \"name\": \"step\", \"kind\": \"event\", \"time\":"
 	           " 0.25, \"frame\": 6 } ], \"frames\": [ { \"file\": \"walk_0000.png\","
 	           " \"time\": 0 }, { \"file\": \"walk_0001.png\", \"time\": 0.0417 } ] }");
-	ck_assert_int_eq(bb_frames_read(path, &fi, &err), BB_OK);
+	ck_assert_int_eq(bb_frames_json_read(path, &fi, &err), BB_OK);
 	ck_assert_str_eq(fi->animation, "walk");
 	ck_assert_str_eq(fi->armature, "hero");
 	ck_assert_double_eq(fi->fps, 24);
@@ -405,22 +405,22 @@ START_TEST(frames_json)
 	ck_assert_int_eq(fi->n_events, 1);
 	ck_assert_str_eq(fi->events[0].name, "step");
 	ck_assert_int_eq(fi->events[0].frame, 6);
-	bb_frames_free(fi);
+	bb_frames_json_free(fi);
 	/* a path in a file name, a missing fps, bad JSON */
 	write_text(path, "{ \"fps\": 24, \"canvas\": { \"width\": 30, \"height\": 40 },"
 	           " \"frames\": [ { \"file\": \"a.png\" }, { \"file\": \"../b.png\" } ] }");
-	ck_assert_int_eq(bb_frames_read(path, &fi, &err), BB_ERR_INPUT);
+	ck_assert_int_eq(bb_frames_json_read(path, &fi, &err), BB_ERR_INPUT);
 	ck_assert_ptr_null(fi);
 	ck_assert_str_eq(err.path, "frames[1].file");
 	write_text(path, "{ \"canvas\": { \"width\": 30, \"height\": 40 },"
 	           " \"frames\": [ { \"file\": \"a.png\" } ] }");
-	ck_assert_int_eq(bb_frames_read(path, &fi, &err), BB_ERR_INPUT);
+	ck_assert_int_eq(bb_frames_json_read(path, &fi, &err), BB_ERR_INPUT);
 	ck_assert_str_eq(err.path, "fps");
 	write_text(path, "{ \"fps\": 24,\n \"canvas\": }");
-	ck_assert_int_eq(bb_frames_read(path, &fi, &err), BB_ERR_INPUT);
+	ck_assert_int_eq(bb_frames_json_read(path, &fi, &err), BB_ERR_INPUT);
 	ck_assert_int_eq(err.line, 2);
 	snprintf(path, sizeof path, "%s/none.json", dir);
-	ck_assert_int_eq(bb_frames_read(path, &fi, &err), BB_ERR_IO);
+	ck_assert_int_eq(bb_frames_json_read(path, &fi, &err), BB_ERR_IO);
 }
 END_TEST
 

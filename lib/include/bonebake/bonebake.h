@@ -6,7 +6,7 @@
 #include "geom.h"
 #include "image.h"
 #include "anim.h"
-#include "frames.h"
+#include "output.h"
 #include "diff.h"
 #include "model.h"
 #include "eval.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bonebake/frames.h"
+#include "bonebake/output.h"
 #include "bonebake/image.h"
 #include "core/util.h"
 
@@ -57,7 +57,7 @@ static int safe_file(const char *s)
 	       strcmp(s, "..") != 0;
 }
 
-static bb_status read_frames(json_t *root, const char *path, bb_frames_info *f,
+static bb_status read_frames(json_t *root, const char *path, bb_frames_json *f,
                              bb_error *err)
 {
 	json_t *a = json_object_get(root, "frames");
@@ -90,7 +90,7 @@ static bb_status read_frames(json_t *root, const char *path, bb_frames_info *f,
 	return BB_OK;
 }
 
-static bb_status read_events(json_t *root, const char *path, bb_frames_info *f,
+static bb_status read_events(json_t *root, const char *path, bb_frames_json *f,
                              bb_error *err)
 {
 	json_t *a = json_object_get(root, "events");
@@ -109,7 +109,7 @@ static bb_status read_events(json_t *root, const char *path, bb_frames_info *f,
 		return bb_error_set(err, BB_ERR_NOMEM, path, NULL, "out of memory");
 	for (i = 0; i < json_array_size(a); i++) {
 		json_t *e = json_array_get(a, i);
-		bb_frames_event *ev = &f->events[i];
+		bb_frames_json_event *ev = &f->events[i];
 		double frame;
 		int ok = 1;
 
@@ -135,7 +135,7 @@ static bb_status read_events(json_t *root, const char *path, bb_frames_info *f,
 	return BB_OK;
 }
 
-static bb_status read_root(json_t *root, const char *path, bb_frames_info *f,
+static bb_status read_root(json_t *root, const char *path, bb_frames_json *f,
                            bb_error *err)
 {
 	json_t *canvas = json_object_get(root, "canvas"), *origin, *loop;
@@ -183,7 +183,7 @@ static bb_status read_root(json_t *root, const char *path, bb_frames_info *f,
 	return read_events(root, path, f, err);
 }
 
-bb_status bb_frames_read(const char *path, bb_frames_info **out, bb_error *err)
+bb_status bb_frames_json_read(const char *path, bb_frames_json **out, bb_error *err)
 {
 	json_error_t je;
 	json_t *root;
@@ -212,13 +212,13 @@ bb_status bb_frames_read(const char *path, bb_frames_info **out, bb_error *err)
 	s = read_root(root, path, *out, err);
 	json_decref(root);
 	if (s != BB_OK) {
-		bb_frames_free(*out);
+		bb_frames_json_free(*out);
 		*out = NULL;
 	}
 	return s;
 }
 
-void bb_frames_free(bb_frames_info *f)
+void bb_frames_json_free(bb_frames_json *f)
 {
 	size_t i;
 
