@@ -226,7 +226,7 @@ static void write_data(FILE *f, const struct gallery *g)
 
 static int write_site(const struct gallery *g, outdir *od, const char *title)
 {
-	char path[4400], from[8400], to[8400];
+	char path[OUTDIR_PATH_MAX], from[OUTDIR_PATH_MAX + PATH_MAX], to[OUTDIR_PATH_MAX + PATH_MAX];
 	FILE *f;
 	int i, rc = 0;
 	size_t k;

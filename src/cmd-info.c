@@ -12,7 +12,8 @@ static const char help[] =
 	"\n"
 	"Lists the file's format, armatures (bones, slots, skins, bone sets) and\n"
 	"animations with their duration, loop flag, layer and frame count at the\n"
-	"sampling rate (the file's, or --fps).\n"
+	"sampling rate (the file's, or --fps).  An armature without animations\n"
+	"lists \"setup\": its setup pose, one frame.\n"
 	"\n"
 	"  --json       machine-readable output\n"
 	"  --fps N      count frames at N frames per second\n"
@@ -39,7 +40,7 @@ static void print_text(const bb_model *m, const char *path, double fps_opt)
 		double fps;
 
 		bb_model_armature_info(m, a, &ai);
-		fps = fps_opt > 0 ? fps_opt : ai.fps;
+		fps = fps_opt > 0 ? fps_opt : ai.fps > 0 ? ai.fps : CLI_DEFAULT_FPS;
 		printf("armature %s: %d bones, %d slots, %d meshes, %d IK, %d events, "
 		       "%g fps\n", ai.name, ai.bones, ai.slots, ai.meshes, ai.iks,
 		       ai.events, ai.fps);
@@ -55,9 +56,11 @@ static void print_text(const bb_model *m, const char *path, double fps_opt)
 			bb_model_anim_info(m, a, i, &an);
 			if (fps_opt <= 0 && an.fps > 0)
 				fps = an.fps;   /* the animation's own rate */
-			printf("  %-16s %7.3f s  %4ld frames @ %g fps  %-7s %s\n", an.name,
+			printf("  %-16s %7.3f s  %4ld frames @ %g fps  %-7s %s%s\n", an.name,
 			       an.duration, bb_frame_count(an.duration, fps, an.loop), fps,
-			       an.loop ? "loop" : "once", layer_name(an.layer));
+			       an.loop ? "loop" : "once", layer_name(an.layer),
+			       an.setup_pose ? "  (setup pose: the armature has no "
+			       "animation)" : "");
 		}
 	}
 }
@@ -76,7 +79,7 @@ static void print_json(const bb_model *m, const char *path, double fps_opt)
 		double fps;
 
 		bb_model_armature_info(m, a, &ai);
-		fps = fps_opt > 0 ? fps_opt : ai.fps;
+		fps = fps_opt > 0 ? fps_opt : ai.fps > 0 ? ai.fps : CLI_DEFAULT_FPS;
 		printf("%s\n  {\"name\": ", a ? "," : "");
 		cli_json_string(stdout, ai.name);
 		printf(", \"fps\": %.17g, \"bones\": %d, \"slots\": %d, \"meshes\": %d, "
@@ -102,12 +105,17 @@ static void print_json(const bb_model *m, const char *path, double fps_opt)
 			cli_json_string(stdout, an.name);
 			printf(", \"duration\": %.17g, \"loop\": %s, \"layer\": \"%s\", "
 			       "\"fps\": %.17g, \"frames\": %ld, \"timelines\": %d, "
-			       "\"keys\": %d}", an.duration, an.loop ? "true" : "false",
+			       "\"keys\": %d%s}", an.duration, an.loop ? "true" : "false",
 			       layer_name(an.layer), fps,
 			       bb_frame_count(an.duration, fps, an.loop), an.timelines,
-			       an.keys);
+			       an.keys, an.setup_pose ? ", \"setupPose\": true" : "");
 		}
 		printf("]}");
+	}
+	printf("],\n \"files\": [");
+	for (a = 0; a < bb_model_file_count(m); a++) {
+		printf("%s", a ? ", " : "");
+		cli_json_string(stdout, bb_model_file(m, a));
 	}
 	printf("]}\n");
 }

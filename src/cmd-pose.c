@@ -77,7 +77,8 @@ static void print_frame(const figure *f, const bb_pose *p, long i, double t,
 {
 	const bb_model *m = f->model;
 	const bb_drawlist *dl = bb_pose_drawlist(p);
-	int nb = bb_pose_bone_count(p), ns = bb_model_slot_count(m, f->armature), k;
+	int arm = f->scene.armature;
+	int nb = bb_pose_bone_count(p), ns = bb_model_slot_count(m, arm), k;
 
 	printf("%s\n  {\"i\": %ld, \"t\": ", i ? "," : "", i);
 	num(t);
@@ -85,13 +86,13 @@ static void print_frame(const figure *f, const bb_pose *p, long i, double t,
 	num(anim_time);
 	printf(",\n   \"bones\": [");
 	for (k = 0; k < nb; k++) {
-		int par = bb_model_bone_parent(m, f->armature, k);
+		int par = bb_model_bone_parent(m, arm, k);
 
 		printf("%s\n    {\"name\": ", k ? "," : "");
-		cli_json_string(stdout, bb_model_bone_name(m, f->armature, k));
+		cli_json_string(stdout, bb_model_bone_name(m, arm, k));
 		printf(", \"parent\": ");
 		if (par >= 0)
-			cli_json_string(stdout, bb_model_bone_name(m, f->armature, par));
+			cli_json_string(stdout, bb_model_bone_name(m, arm, par));
 		else
 			printf("null");
 		printf(", \"m\": ");
@@ -103,7 +104,7 @@ static void print_frame(const figure *f, const bb_pose *p, long i, double t,
 		int s = bb_pose_slot_order(p, k);
 
 		printf("%s\n    {\"name\": ", k ? "," : "");
-		cli_json_string(stdout, bb_model_slot_name(m, f->armature, s));
+		cli_json_string(stdout, bb_model_slot_name(m, arm, s));
 		printf(", \"z\": %d, \"displayIndex\": %d, \"color\": ", k,
 		       bb_pose_slot_display(p, s));
 		color(bb_pose_slot_color(p, s));
@@ -117,7 +118,7 @@ static void print_frame(const figure *f, const bb_pose *p, long i, double t,
 		printf("%s\n    {\"kind\": \"%s\", \"slot\": ", k ? "," : "",
 		       kind_name(it->kind));
 		if (it->slot >= 0)
-			cli_json_string(stdout, bb_model_slot_name(m, f->armature, it->slot));
+			cli_json_string(stdout, bb_model_slot_name(m, arm, it->slot));
 		else
 			printf("null");
 		printf(", \"blend\": \"%s\", \"color\": ", blend_name(it->blend));
@@ -156,7 +157,7 @@ int cmd_pose(int argc, char **argv)
 	bb_track tracks[BB_MAX_TRACKS];
 	fig_opts fo;
 	figure fig;
-	fig_anim fa;
+	bb_plan fa;
 	bb_pose *pose = NULL;
 	bb_error err;
 	int c, rc, n;
@@ -186,22 +187,20 @@ int cmd_pose(int argc, char **argv)
 	}
 	fo.has_size = 1;      /* no canvas needed */
 	fo.size_w = fo.size_h = 1;
-	if ((rc = figure_plan(&fig, &fo, fig.anims[0], &fa)) != 0)
+	fo.canvas_native = 0;
+	fig.scene.anim = fig.anims[0];
+	if ((rc = figure_plan(&fig, &fo, fig.scene.anim, &fa)) != 0)
 		goto out;
-	if (bb_pose_new(fig.model, fig.armature, &pose, &err) != BB_OK) {
+	if (bb_scene_tracks(fig.model, &fig.scene, tracks, &n, &err) != BB_OK ||
+	    bb_pose_new(fig.model, fig.scene.armature, &pose, &err) != BB_OK) {
 		rc = cli_fail(&err);
 		goto out;
 	}
-	n = figure_tracks(&fig, fa.anim, tracks);
-	if (fig.overlay_anim >= 0)
-		tracks[1].start = fo.overlay_at;
-	if (fig.face_anim >= 0)
-		tracks[n - 1].start = fo.face_at;
 	printf("{\"meta\": {\"runtime\": \"bonebake %s\", \"armature\": ", PACKAGE_VERSION);
 	{
 		bb_armature_info ai;
 
-		bb_model_armature_info(fig.model, fig.armature, &ai);
+		bb_model_armature_info(fig.model, fig.scene.armature, &ai);
 		cli_json_string(stdout, ai.name);
 	}
 	printf(", \"animation\": ");
@@ -213,9 +212,9 @@ int cmd_pose(int argc, char **argv)
 	printf(", \"frames\": %ld, \"loop\": %s},\n \"frames\": [", fa.frames,
 	       fa.info.loop ? "true" : "false");
 	for (i = 0; i < fa.frames; i++) {
-		double t = fig_frame_time(&fa, i), at = t;
+		double t = bb_plan_frame_time(&fa, i), at = t;
 
-		if (bb_pose_eval(pose, tracks, n, t, &fig.eval, &err) != BB_OK) {
+		if (bb_pose_eval(pose, tracks, n, t, &fig.scene.eval, &err) != BB_OK) {
 			printf("]}\n");
 			rc = cli_fail(&err);
 			goto out;

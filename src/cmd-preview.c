@@ -42,6 +42,7 @@ struct run {
 	outdir od;
 	int folder, od_open;
 	pending pend;
+	cli_progress progress;
 };
 
 /* Folder mode, or the format from OUT's extension.  Returns an exit code. */
@@ -95,10 +96,10 @@ static int job_path(struct run *r, int i, char *path, size_t size,
 		char arm[256], rel[1200];
 		int k, seen = 0;
 
-		bb_model_armature_info(j->fig.model, j->fig.armature, &ai);
+		bb_model_armature_info(j->model, j->plan.armature, &ai);
 		fig_safe_name(ai.name ? ai.name : "", arm, sizeof arm);
 		for (k = 0; k < i; k++)
-			seen |= r->jobs[k].fig.armature == j->fig.armature;
+			seen |= r->jobs[k].plan.armature == j->plan.armature;
 		if (!seen) {
 			int rc = outdir_mkdir(&r->od, arm);
 
@@ -122,7 +123,7 @@ static int run_jobs(struct run *r, const fig_opts *fo)
 	int i, rc = 0;
 
 	for (i = 0; i < r->njobs && rc == 0; i++) {
-		char path[6000], shown[6000], cpath[4096];
+		char path[OUTDIR_PATH_MAX], shown[OUTDIR_PATH_MAX], cpath[PATH_MAX];
 		const char *staged = NULL, *cstaged = NULL;
 		anim_job x;
 
@@ -141,8 +142,8 @@ static int run_jobs(struct run *r, const fig_opts *fo)
 		if ((rc = anim_job_begin(&x, &r->jobs[i], &r->ao, staged, shown,
 		                         cstaged, cpath)) != 0)
 			break;
-		rc = figure_render_ordered(&r->jobs[i].fig, fo, &r->jobs[i].plan, NULL,
-		                           NULL, anim_job_frame, &x);
+		rc = figure_render_ordered(&r->jobs[i], fo, &r->progress, NULL, NULL,
+		                           anim_job_frame, &x);
 		if (rc == 0)
 			rc = anim_job_end(&x);
 		else
@@ -216,7 +217,9 @@ int cmd_preview(int argc, char **argv)
 			goto out;
 		r.od_open = 1;
 	}
+	figure_progress_start(&r.progress, "preview", &fo, r.jobs, r.njobs);
 	rc = run_jobs(&r, &fo);
+	cli_progress_end(&r.progress);
 	if (rc == 0 && r.folder)
 		rc = outdir_commit(&r.od);
 	else if (r.folder)

@@ -37,9 +37,11 @@ struct sink_ctx {
 static int write_frame(long i, const bb_image *img, void *user)
 {
 	struct sink_ctx *c = user;
-	char rel[1200], path[6000];
+	char rel[FIG_PATH_MAX + FIG_NAME_MAX + 32], path[OUTDIR_PATH_MAX];
 	bb_error err;
 
+	if (cli_interrupted)
+		return 128 + cli_interrupted;    /* stop; main reports it */
 	snprintf(rel, sizeof rel, "%s/%s_%04ld.png", c->job->dir, c->job->prefix, i);
 	if (!outdir_path(c->od, rel, path, sizeof path))
 		return EXIT_IO;
@@ -48,35 +50,20 @@ static int write_frame(long i, const bb_image *img, void *user)
 	return 0;
 }
 
-/* The frame an event fires on: the first sample at or after its time. */
-static long event_frame(const fig_anim *fa, double time)
-{
-	long f = (long)ceil(time * fa->fps - 1e-9);
-
-	if (f < 0)
-		f = 0;
-	if (fa->info.loop && fa->frames > 0)
-		f %= fa->frames;
-	else if (f >= fa->frames)
-		f = fa->frames - 1;
-	return f;
-}
-
 static void write_events(FILE *out, const fig_job *j)
 {
-	const figure *f = &j->fig;
-	int n = bb_model_event_count(f->model, f->armature, j->plan.anim), i;
+	int n = bb_model_event_count(j->model, j->scene.armature, j->scene.anim), i;
 
 	fprintf(out, "  \"events\": [");
 	for (i = 0; i < n; i++) {
 		bb_event_info e;
 
-		bb_model_event(f->model, f->armature, j->plan.anim, i, &e);
+		bb_model_event(j->model, j->scene.armature, j->scene.anim, i, &e);
 		fprintf(out, "%s\n    { \"name\": ", i ? "," : "");
 		cli_json_string(out, e.name);
-		e.time = fig_anim_to_figure_time(&j->plan, e.time);
+		e.time = bb_plan_figure_time(&j->plan, e.time);
 		fprintf(out, ", \"kind\": \"%s\", \"time\": %.17g, \"frame\": %ld", e.kind,
-		        e.time, event_frame(&j->plan, e.time));
+		        e.time, bb_plan_event_frame(&j->plan, e.time));
 		if (e.data) {
 			fprintf(out, ", \"data\": ");
 			cli_json_string(out, e.data);
@@ -89,8 +76,8 @@ static void write_events(FILE *out, const fig_job *j)
 static int write_frames_json(const outdir *od, const fig_job *j,
                              const fig_opts *o, const char *preview)
 {
-	const fig_anim *fa = &j->plan;
-	char rel[1200], path[6000], tmp[6100];
+	const bb_plan *fa = &j->plan;
+	char rel[FIG_PATH_MAX + 32], path[OUTDIR_PATH_MAX], tmp[OUTDIR_PATH_MAX + 8];
 	bb_armature_info ai;
 	FILE *out;
 	long i;
@@ -103,7 +90,7 @@ static int write_frames_json(const outdir *od, const fig_job *j,
 		fprintf(stderr, "bonebake: %s: %s\n", path, strerror(errno));
 		return EXIT_IO;
 	}
-	bb_model_armature_info(j->fig.model, j->fig.armature, &ai);
+	bb_model_armature_info(j->model, j->scene.armature, &ai);
 	fprintf(out, "{\n  \"animation\": ");
 	cli_json_string(out, fa->info.name);
 	fprintf(out, ",\n  \"armature\": ");
@@ -133,12 +120,12 @@ static int write_frames_json(const outdir *od, const fig_job *j,
 	write_events(out, j);
 	fprintf(out, "  \"frames\": [\n");
 	for (i = 0; i < fa->frames; i++) {
-		char file[600];
+		char file[FIG_NAME_MAX + 32];
 
 		snprintf(file, sizeof file, "%s_%04ld.png", j->prefix, i);
 		fprintf(out, "    { \"file\": ");
 		cli_json_string(out, file);
-		fprintf(out, ", \"time\": %.17g }%s\n", fig_frame_time(fa, i),
+		fprintf(out, ", \"time\": %.17g }%s\n", bb_plan_frame_time(fa, i),
 		        i + 1 < fa->frames ? "," : "");
 	}
 	fprintf(out, "  ]\n}\n");
@@ -151,16 +138,18 @@ static int write_frames_json(const outdir *od, const fig_job *j,
 
 /* Frames, and the preview and contact sheet when asked, of one job. */
 static int render_job(const outdir *od, const fig_job *j, int njobs,
-                      const fig_opts *fo, const anim_opts *ao, pending *pend,
-                      struct sink_ctx *sc)
+                      const fig_opts *fo, cli_progress *progress,
+                      const anim_opts *ao, pending *pend, struct sink_ctx *sc)
 {
-	char rel[1200], path[6000], shown[6000], cpath[4096], file[600];
+	char rel[FIG_PATH_MAX + FIG_NAME_MAX + 32], path[OUTDIR_PATH_MAX];
+	char shown[OUTDIR_DEST_MAX + FIG_PATH_MAX + FIG_NAME_MAX + 40];
+	char cpath[PATH_MAX], file[FIG_NAME_MAX + 16];
 	const char *cstaged = NULL;
 	anim_job x;
 	int rc;
 
 	if (!ao->has_format && !ao->contact) {
-		rc = figure_render(&j->fig, fo, &j->plan, write_frame, sc);
+		rc = figure_render(j, fo, progress, write_frame, sc);
 		return rc ? rc : write_frames_json(od, j, fo, NULL);
 	}
 	snprintf(file, sizeof file, "%s.%s", j->prefix,
@@ -180,7 +169,7 @@ static int render_job(const outdir *od, const fig_job *j, int njobs,
 	if ((rc = anim_job_begin(&x, j, ao, ao->has_format ? path : NULL, shown,
 	                         cstaged, cpath)) != 0)
 		return rc;
-	rc = figure_render_ordered(&j->fig, fo, &j->plan, write_frame, sc,
+	rc = figure_render_ordered(j, fo, progress, write_frame, sc,
 	                           anim_job_frame, &x);
 	if (rc == 0)
 		rc = anim_job_end(&x);
@@ -196,7 +185,7 @@ int cmd_render(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct option opts[64];
+	struct option opts[96];
 	fig_opts fo;
 	anim_opts ao;
 	pending pend = { 0 };
@@ -204,12 +193,13 @@ int cmd_render(int argc, char **argv)
 	fig_job *jobs = NULL;
 	const char *outpath = NULL;
 	outdir od;
+	cli_progress progress;
 	int c, rc, i, njobs = 0;
 
 	fig_opts_init(&fo);
 	anim_opts_init(&ao);
-	fig_merge_options(own, opts, 64);
-	anim_merge_options(opts, 64, 1);
+	fig_merge_options(own, opts, 96);
+	anim_merge_options(opts, 96, 1);
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		if (c == 'o') {
 			outpath = optarg;
@@ -234,12 +224,13 @@ int cmd_render(int argc, char **argv)
 		goto out;
 	if ((rc = outdir_open(&od, outpath)) != 0)
 		goto out;
+	figure_progress_start(&progress, "render", &fo, jobs, njobs);
 	for (i = 0; i < njobs && rc == 0; i++) {
 		struct sink_ctx sc = { &od, &jobs[i] };
 		char *slash = strchr(jobs[i].dir, '/');
 
 		if (slash) {   /* the armature's folder, once */
-			char arm[600];
+			char arm[FIG_PATH_MAX];
 			int k, seen = 0;
 
 			snprintf(arm, sizeof arm, "%.*s", (int)(slash - jobs[i].dir), jobs[i].dir);
@@ -252,8 +243,9 @@ int cmd_render(int argc, char **argv)
 		if (rc == 0)
 			rc = outdir_mkdir(&od, jobs[i].dir);
 		if (rc == 0)
-			rc = render_job(&od, &jobs[i], njobs, &fo, &ao, &pend, &sc);
+			rc = render_job(&od, &jobs[i], njobs, &fo, &progress, &ao, &pend, &sc);
 	}
+	cli_progress_end(&progress);
 	if (rc == 0)
 		rc = outdir_commit(&od);
 	else

@@ -3,13 +3,13 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "figure.h"
-#include "outdir.h"
 #include "pack-options.h"
 #include "preview-out.h"
 
@@ -26,7 +26,8 @@ static const char help[] =
 	"  -o, --output DIR     output folder (created if missing)\n"
 	"  --preview webp|gif|apng\n"
 	"                       also DIR/<anim>.webp|.gif|.apng, an animated file\n"
-	"                       of the same frames (see preview)\n"
+	"                       of the same frames (see preview), written once the\n"
+	"                       sheet is\n"
 	"  -h, --help           this text\n";
 
 struct frames {
@@ -82,17 +83,19 @@ static int describe(struct sheet_run *r)
 	int j, e;
 	long i;
 
+	if (r->njobs <= 0)
+		return EXIT_INTERNAL;
 	for (j = 0; j < r->njobs; j++)
 		total += (size_t)r->jobs[j].plan.frames;
 	r->in = calloc(total ? total : 1, sizeof *r->in);
 	r->names = calloc(total ? total : 1, sizeof *r->names);
-	r->anims = calloc((size_t)r->njobs, sizeof *r->anims);
-	r->events = calloc((size_t)r->njobs, sizeof *r->events);
+	r->anims = calloc((unsigned)r->njobs, sizeof *r->anims);
+	r->events = calloc((unsigned)r->njobs, sizeof *r->events);
 	if (!r->in || !r->names || !r->anims || !r->events)
 		return EXIT_INTERNAL;
 	for (j = 0; j < r->njobs; j++) {
 		const fig_job *jb = &r->jobs[j];
-		int nev = bb_model_event_count(jb->fig.model, jb->fig.armature, jb->plan.anim);
+		int nev = bb_model_event_count(jb->model, jb->scene.armature, jb->scene.anim);
 
 		r->anims[j].name = jb->dir;
 		r->anims[j].fps = jb->plan.fps;
@@ -103,14 +106,14 @@ static int describe(struct sheet_run *r)
 		for (e = 0; e < nev; e++) {
 			bb_event_info ev;
 
-			bb_model_event(jb->fig.model, jb->fig.armature, jb->plan.anim, e, &ev);
-			r->events[j][e].time = fig_anim_to_figure_time(&jb->plan, ev.time);
+			bb_model_event(jb->model, jb->scene.armature, jb->scene.anim, e, &ev);
+			r->events[j][e].time = bb_plan_figure_time(&jb->plan, ev.time);
 			r->events[j][e].name = ev.name;
 		}
 		r->anims[j].events = r->events[j];
 		r->anims[j].n_events = (size_t)nev;
 		for (i = 0; i < jb->plan.frames; i++, k++) {
-			char name[1200];
+			char name[FIG_PATH_MAX + 32];
 
 			snprintf(name, sizeof name, "%s_%04ld", jb->dir, i);
 			if (!(r->names[k] = strdup(name)))
@@ -129,55 +132,67 @@ static int describe(struct sheet_run *r)
 	return 0;
 }
 
-/* Renders job j keeping its frames, and feeds its preview (into od's
- * staging folder: <dir>.<ext>) and contact sheet. */
-static int render_extras(struct sheet_run *run, int j, const fig_opts *fo,
-                         const anim_opts *ao, const outdir *od, pending *pend)
+/* The previews and contact sheets of every job, from the kept frames,
+ * under staged names in `dest` (which holds the sheet by now): renamed
+ * into place together, or none of them.  Returns an exit code. */
+static int write_extras(struct sheet_run *run, const anim_opts *ao,
+                        const char *dest, int quiet)
 {
-	const fig_job *jb = &run->jobs[j];
-	char rel[1200], path[6000], shown[5400], cpath[4096];
-	const char *cstaged = NULL;
-	anim_job x;
-	long i;
-	int rc;
+	pending pend = { 0 };
+	int j, rc = 0;
 
-	if (od) {
-		const char *slash = strchr(jb->dir, '/');
+	for (j = 0; j < run->njobs && rc == 0; j++) {
+		const fig_job *jb = &run->jobs[j];
+		char final[PATH_MAX], cpath[PATH_MAX];
+		const char *staged = NULL, *cstaged = NULL, *slash = strchr(jb->dir, '/');
+		anim_job x;
+		long i;
 
-		snprintf(rel, sizeof rel, "%s.%s", jb->dir,
-		         bb_anim_format_extension(ao->format));
-		if (snprintf(shown, sizeof shown, "%s/%s", od->dest, rel) >= (int)sizeof shown)
-			return EXIT_IO;
-		if (!outdir_path(od, rel, path, sizeof path))
-			return EXIT_IO;
-		if (slash) {   /* the armature's folder, once */
-			char arm[600], p[6000];
+		if (ao->has_format) {
+			if (snprintf(final, sizeof final, "%s/%s.%s", dest, jb->dir,
+			             bb_anim_format_extension(ao->format)) >= (int)sizeof final) {
+				fprintf(stderr, "bonebake: %s: path too long\n", dest);
+				rc = EXIT_IO;
+				break;
+			}
+			if (slash) {   /* the armature's folder */
+				char arm[PATH_MAX];
 
-			snprintf(arm, sizeof arm, "%.*s", (int)(slash - jb->dir), jb->dir);
-			if (outdir_path(od, arm, p, sizeof p) && mkdir(p, 0755) != 0 &&
-			    errno != EEXIST)
-				return outdir_mkdir(od, arm);
+				snprintf(arm, sizeof arm, "%s/%.*s", dest,
+				         (int)(slash - jb->dir), jb->dir);
+				if (mkdir(arm, 0755) != 0 && errno != EEXIST) {
+					fprintf(stderr, "bonebake: %s: cannot create folder: %s\n",
+					        arm, strerror(errno));
+					rc = EXIT_IO;
+					break;
+				}
+			}
+			if ((rc = pending_add(&pend, final, &staged)) != 0)
+				break;
 		}
-	}
-	if (ao->contact) {
-		if (!contact_path(ao->contact, jb, run->njobs, cpath, sizeof cpath)) {
-			fprintf(stderr, "bonebake: %s: path too long\n", ao->contact);
-			return EXIT_IO;
+		if (ao->contact) {
+			if (!contact_path(ao->contact, jb, run->njobs, cpath, sizeof cpath)) {
+				fprintf(stderr, "bonebake: %s: path too long\n", ao->contact);
+				rc = EXIT_IO;
+				break;
+			}
+			if ((rc = pending_add(&pend, cpath, &cstaged)) != 0)
+				break;
 		}
-		if ((rc = pending_add(pend, cpath, &cstaged)) != 0)
-			return rc;
+		if ((rc = anim_job_begin(&x, jb, ao, staged, final, cstaged, cpath)) != 0)
+			break;
+		for (i = 0; rc == 0 && i < jb->plan.frames; i++)
+			rc = anim_job_frame(i, run->frames[j].img[i], &x);
+		if (rc == 0)
+			rc = anim_job_end(&x);
+		else
+			anim_job_abort(&x);
+		if (rc == 0 && !quiet && staged)
+			printf("%s\n", final);
 	}
-	if ((rc = anim_job_begin(&x, jb, ao, od ? path : NULL, shown, cstaged,
-	                         cpath)) != 0)
-		return rc;
-	/* the frames are kept anyway: render them, then feed them in order */
-	rc = figure_render(&jb->fig, fo, &jb->plan, keep_frame, &run->frames[j]);
-	for (i = 0; rc == 0 && i < jb->plan.frames; i++)
-		rc = anim_job_frame(i, run->frames[j].img[i], &x);
 	if (rc == 0)
-		rc = anim_job_end(&x);
-	else
-		anim_job_abort(&x);
+		return pending_commit(&pend);
+	pending_abort(&pend);
 	return rc;
 }
 
@@ -193,13 +208,11 @@ int cmd_sheet(int argc, char **argv)
 	fig_opts fo;
 	pack_opts po;
 	anim_opts ao;
-	pending pend = { 0 };
-	outdir od;
-	int od_open = 0;
 	figure fig;
 	bb_sheet *sheet = NULL;
 	const char *outpath = NULL;
 	bb_error err;
+	cli_progress progress;
 	int c, rc, j;
 
 	memset(&run, 0, sizeof run);
@@ -239,36 +252,25 @@ int cmd_sheet(int argc, char **argv)
 		rc = EXIT_INTERNAL;
 		goto out;
 	}
-	if (ao.has_format) {
-		if ((rc = outdir_open(&od, outpath)) != 0)
-			goto out;
-		od_open = 1;
-	}
+	figure_progress_start(&progress, "sheet", &fo, run.jobs, run.njobs);
 	for (j = 0; j < run.njobs && rc == 0; j++) {
 		run.frames[j].img = calloc((size_t)run.jobs[j].plan.frames,
 		                           sizeof *run.frames[j].img);
 		if (!run.frames[j].img)
 			rc = EXIT_INTERNAL;
-		else if (!ao.has_format && !ao.contact)
-			rc = figure_render(&run.jobs[j].fig, &fo, &run.jobs[j].plan,
-			                   keep_frame, &run.frames[j]);
 		else
-			rc = render_extras(&run, j, &fo, &ao, od_open ? &od : NULL, &pend);
+			rc = figure_render(&run.jobs[j], &fo, &progress, keep_frame,
+			                   &run.frames[j]);
 	}
+	cli_progress_end(&progress);
 	if (rc == 0 && (rc = describe(&run)) == 0 &&
 	    bb_pack_frames(run.in, run.nin, run.anims, (size_t)run.njobs, &po.pack,
 	                   &sheet, &err) != BB_OK)
 		rc = cli_fail(&err);
 	if (rc == 0)
 		rc = pack_write(sheet, &po, outpath, fo.quiet);
-	if (od_open && rc == 0)
-		rc = outdir_commit(&od);
-	else if (od_open)
-		outdir_abort(&od);
-	if (rc == 0)
-		rc = pending_commit(&pend);
-	else
-		pending_abort(&pend);
+	if (rc == 0 && (ao.has_format || ao.contact))
+		rc = write_extras(&run, &ao, outpath, fo.quiet);
 out:
 	bb_sheet_free(sheet);
 	run_free(&run);

@@ -118,7 +118,10 @@ static int walk(const char *root, const char *rel, struct names *out,
 		char *child, *full;
 		struct stat st;
 
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+		/* bonebake's own bookkeeping (staging folders, batch records)
+		 * is not part of a render's output */
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+		    strncmp(e->d_name, ".bonebake-", 10) == 0)
 			continue;
 		child = rel[0] ? diff_join(rel, e->d_name) : strdup(e->d_name);
 		full = child ? diff_join(root, child) : NULL;

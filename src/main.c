@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "outdir.h"
 
 struct command {
 	const char *name;
@@ -22,6 +23,7 @@ static const struct command commands[] = {
 	{ "sheet", cmd_sheet, "render animations and pack them into sheets" },
 	{ "preview", cmd_preview, "render animations to animated WebP, GIF or APNG" },
 	{ "gallery", cmd_gallery, "an HTML page playing render output folders" },
+	{ "batch", cmd_batch, "run a manifest of render/sheet jobs (shards, skips)" },
 };
 
 static void usage(FILE *f)
@@ -55,9 +57,14 @@ int main(int argc, char **argv)
 		printf("bonebake %s\n", PACKAGE_VERSION);
 		return EXIT_OK;
 	}
+	cli_interrupt_install();
 	for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
-		if (strcmp(argv[1], commands[i].name) == 0)
-			return commands[i].run(argc - 1, argv + 1);
+		if (strcmp(argv[1], commands[i].name) == 0) {
+			int rc = commands[i].run(argc - 1, argv + 1);
+
+			/* an interrupted run removed its staging folder: say so */
+			return cli_interrupted ? 128 + cli_interrupted : rc;
+		}
 	fprintf(stderr, "bonebake: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;

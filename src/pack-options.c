@@ -219,7 +219,7 @@ int pack_write(const bb_sheet *s, const pack_opts *o, const char *dest,
 
 	if (bb_sheet_encode(s, &o->write, &files, &err) != BB_OK)
 		return cli_fail(&err);
-	if ((rc = outdir_open(&od, dest)) != 0) {
+	if ((rc = outdir_open_set(&od, dest, o->write.name)) != 0) {
 		bb_sheet_files_free(files);
 		return rc;
 	}

@@ -178,7 +178,7 @@ int anim_job_begin(anim_job *x, const fig_job *j, const anim_opts *o,
                    const char *anim_path, const char *anim_shown,
                    const char *sheet_path, const char *sheet_shown)
 {
-	const fig_anim *fa = &j->plan;
+	const bb_plan *fa = &j->plan;
 	bb_error err;
 
 	memset(x, 0, sizeof *x);
@@ -222,13 +222,13 @@ int anim_job_begin(anim_job *x, const fig_job *j, const anim_opts *o,
 int anim_job_frame(long i, const bb_image *img, void *user)
 {
 	anim_job *x = user;
-	const fig_anim *fa = &x->job->plan;
+	const bb_plan *fa = &x->job->plan;
 	bb_error err;
 
-	if (x->anim && bb_anim_add(x->anim, img, fig_frame_time(fa, i + 1),
+	if (x->anim && bb_anim_add(x->anim, img, bb_plan_frame_time(fa, i + 1),
 	                           &err) != BB_OK)
 		return fail_as(&err, x->anim_shown);
-	if (x->sheet && bb_contact_add(x->sheet, i, fig_frame_time(fa, i), img,
+	if (x->sheet && bb_contact_add(x->sheet, i, bb_plan_frame_time(fa, i), img,
 	                               &err) != BB_OK)
 		return fail_as(&err, x->sheet_shown);
 	return 0;

@@ -7,6 +7,7 @@
 #define BB_PREVIEW_OUT_H
 
 #include <getopt.h>
+#include <limits.h>
 
 #include "figure.h"
 

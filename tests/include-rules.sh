@@ -3,6 +3,7 @@
 #   core: libc + public value headers     model: core
 #   loaders: model, core, jansson, expat  eval: model, core
 #   raster: eval, image, core, cairo      pack, diff: image, core
+#   frames: raster, eval, model, image, core  batch: core, jansson
 #   image: core, libpng, libwebp, giflib  src: public headers (+ jansson)
 #   output: core, jansson
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
@@ -40,6 +41,8 @@ check lib/model "model core bonebake" ""
 check lib/loaders "loaders model core bonebake" "jansson expat"
 check lib/eval "eval model core bonebake" ""
 check lib/raster "raster eval image core bonebake" "cairo"
+check lib/frames "frames raster eval model image core bonebake" ""
+check lib/batch "batch core bonebake" "jansson"
 check lib/pack "pack image core bonebake" ""
 check lib/diff "diff image core bonebake" ""
 check lib/output "output core bonebake" "jansson"

@@ -42,8 +42,8 @@ TESTS += tests/oracle/dragonbones.sh
 EXTRA_DIST += tests/oracle/dragonbones.sh tests/oracle/compare-dragonbones.py
 TESTS += tests/cli/sheet.sh
 EXTRA_DIST += tests/cli/sheet.sh
-TESTS += tests/cli/bad-dragonbones.sh tests/oracle/corpus-render.sh
-EXTRA_DIST += tests/cli/bad-dragonbones.sh tests/oracle/corpus-render.sh
+TESTS += tests/cli/bad-dragonbones.sh
+EXTRA_DIST += tests/cli/bad-dragonbones.sh
 check_PROGRAMS += tests/unit/check-dragonbones
 tests_unit_check_dragonbones_SOURCES = tests/unit/check-dragonbones.c
 tests_unit_check_dragonbones_CFLAGS = $(CHECK_TEST_CFLAGS)
@@ -56,8 +56,6 @@ tests_unit_check_cocos_LDADD = $(CHECK_TEST_LIBS)
 TESTS += tests/unit/check-cocos
 TESTS += tests/cli/bad-cocos.sh
 EXTRA_DIST += tests/cli/bad-cocos.sh
-TESTS += tests/oracle/cocos-corpus.sh
-EXTRA_DIST += tests/oracle/cocos-corpus.sh
 # SSAJSON (issue 7)
 check_PROGRAMS += tests/unit/check-ssajson
 tests_unit_check_ssajson_SOURCES = tests/unit/check-ssajson.c
@@ -66,13 +64,13 @@ tests_unit_check_ssajson_LDADD = $(CHECK_TEST_LIBS)
 TESTS += tests/unit/check-ssajson tests/cli/ssajson.sh
 EXTRA_DIST += tests/cli/ssajson.sh
 
-# Forge armatures: unit tests, CLI tests, the corpus in every view
+# Forge armatures: unit tests, CLI tests
 check_PROGRAMS += tests/unit/check-forge
 tests_unit_check_forge_SOURCES = tests/unit/check-forge.c
 tests_unit_check_forge_CFLAGS = $(CHECK_TEST_CFLAGS)
 tests_unit_check_forge_LDADD = $(CHECK_TEST_LIBS)
-TESTS += tests/unit/check-forge tests/cli/forge.sh tests/oracle/forge-corpus.sh
-EXTRA_DIST += tests/cli/forge.sh tests/oracle/forge-corpus.sh
+TESTS += tests/unit/check-forge tests/cli/forge.sh
+EXTRA_DIST += tests/cli/forge.sh
 TESTS += tests/cli/samples.sh
 EXTRA_DIST += tests/cli/samples.sh
 
@@ -95,3 +93,44 @@ TESTS += tests/unit/check-anim tests/cli/preview.sh
 EXTRA_DIST += tests/cli/preview.sh
 TESTS += tests/cli/gallery.sh tests/cli/gallery-chromium.sh
 EXTRA_DIST += tests/cli/gallery.sh tests/cli/gallery-chromium.sh
+# Real exports of ../shared/corpus (DragonBones, Cocos, Forge): every
+# animation of every armature renders, no frame blank, only the warnings
+# tests/oracle/corpus.list expects
+check_PROGRAMS += tests/tools/blank-frames
+tests_tools_blank_frames_SOURCES = tests/tools/blank-frames.c
+tests_tools_blank_frames_LDADD = lib/libbonebake-core.la -lm
+TESTS += tests/oracle/corpus.sh
+EXTRA_DIST += tests/oracle/corpus.sh tests/oracle/corpus.py tests/oracle/corpus.list
+TESTS += tests/cli/setup-pose.sh tests/cli/dragonbones-atlas.sh tests/cli/cocos-atlas.sh
+EXTRA_DIST += tests/cli/setup-pose.sh tests/cli/dragonbones-atlas.sh tests/cli/cocos-atlas.sh
+# Engine round trips in headless Chromium (PixiJS, Phaser 3), with the npm
+# packages pinned by tests/node (scripts/test installs them into build/node)
+TESTS += tests/engines/roundtrip.sh
+EXTRA_DIST += tests/engines/roundtrip.sh tests/engines/roundtrip.mjs \
+	tests/engines/pixi.html tests/engines/phaser.html tests/engines/capture.js \
+	tests/node/package.json tests/node/package-lock.json
+
+# make install into a temporary DESTDIR; a program built with pkg-config
+# against it; the man page
+TESTS += tests/cli/install.sh
+EXTRA_DIST += tests/cli/install.sh
+# Scenes, planning and the frame loop (lib/frames)
+check_PROGRAMS += tests/unit/check-frames
+tests_unit_check_frames_SOURCES = tests/unit/check-frames.c
+tests_unit_check_frames_CFLAGS = $(CHECK_TEST_CFLAGS)
+tests_unit_check_frames_LDADD = $(CHECK_TEST_LIBS)
+TESTS += tests/unit/check-frames
+# bonebake batch
+check_PROGRAMS += tests/unit/check-batch
+tests_unit_check_batch_SOURCES = tests/unit/check-batch.c
+tests_unit_check_batch_CFLAGS = $(CHECK_TEST_CFLAGS)
+tests_unit_check_batch_LDADD = $(CHECK_TEST_LIBS)
+TESTS += tests/unit/check-batch tests/cli/batch.sh
+EXTRA_DIST += tests/cli/batch.sh
+# Interrupted runs: signals, kills at every rename (LD_PRELOAD hook)
+check_LTLIBRARIES = tests/tools/fault-rename.la
+tests_tools_fault_rename_la_SOURCES = tests/tools/fault-rename.c
+tests_tools_fault_rename_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+tests_tools_fault_rename_la_LIBADD = -ldl
+TESTS += tests/cli/interrupt.sh
+EXTRA_DIST += tests/cli/interrupt.sh

@@ -100,8 +100,8 @@ bb_status bb__read_file(const char *path, size_t max_bytes, char **data,
 	return BB_OK;
 }
 
-bb_status bb__write_file_atomic(const char *path, const void *data,
-                                size_t size, bb_error *err)
+bb_status bb_file_write_atomic(const char *path, const void *data, size_t size,
+                               bb_error *err)
 {
 	char tmp[4096];
 	int fd;
@@ -132,6 +132,35 @@ bb_status bb__write_file_atomic(const char *path, const void *data,
 		return bb_error_set(err, BB_ERR_IO, path, NULL, "cannot write: %s",
 		                    strerror(errno));
 	}
+	return BB_OK;
+}
+
+bb_status bb_mkdirs(const char *path, int *created, bb_error *err)
+{
+	char buf[4096];
+	size_t i, n = strlen(path);
+	struct stat st;
+
+	if (created)
+		*created = 0;
+	if (n == 0 || n >= sizeof buf)
+		return bb_error_set(err, BB_ERR_IO, path, NULL, "bad folder name");
+	memcpy(buf, path, n + 1);
+	for (i = 1; i <= n; i++) {
+		if (buf[i] != '/' && buf[i] != '\0')
+			continue;
+		buf[i] = '\0';
+		if (mkdir(buf, 0755) == 0) {
+			if (i == n && created)
+				*created = 1;
+		} else if (errno != EEXIST) {
+			return bb_error_set(err, BB_ERR_IO, path, NULL, "cannot create "
+			                    "folder %s: %s", buf, strerror(errno));
+		}
+		buf[i] = i == n ? '\0' : '/';
+	}
+	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+		return bb_error_set(err, BB_ERR_IO, path, NULL, "not a folder");
 	return BB_OK;
 }
 

@@ -243,8 +243,10 @@ fail:
 
 int bb_diff_within_budget(const bb_diff_budget *b, const bb_diff_result *res)
 {
-	if (!b || (!b->max_pixels_set && !b->max_ratio_set))
+	if (!b || (!b->max_pixels_set && !b->max_ratio_set && !b->max_window_set))
 		return res->diff_pixels == 0;
+	if (b->max_window_set && res->window_pixels > b->max_window_pixels)
+		return 0;
 	if (b->max_pixels_set && res->diff_pixels > b->max_pixels)
 		return 0;
 	if (b->max_ratio_set && res->diff_ratio > b->max_ratio)

@@ -226,7 +226,7 @@ bb_status bb_png_write(const char *path, const bb_image *img, bb_error *err)
 			snprintf(err->file, sizeof err->file, "%s", path);
 		return s;
 	}
-	s = bb__write_file_atomic(path, data, size, err);
+	s = bb_file_write_atomic(path, data, size, err);
 	free(data);
 	return s;
 }

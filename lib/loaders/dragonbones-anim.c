@@ -486,11 +486,14 @@ static bb_status load_animation(struct db *d, json_t *ja, bb_anim *an)
 	c.d = d;
 	c.an = an;
 	if ((s = bb__jexpect_object(&d->j, ja)) != BB_OK ||
-	    (s = bb__jstr(&d->j, ja, "name", 1, &name)) != BB_OK ||
+	    (s = bb__jstr(&d->j, ja, "name", 0, &name)) != BB_OK ||
 	    (s = bb__db_num(d, ja, "duration", 0, &frames)) != BB_OK ||
 	    (s = bb__db_num(d, ja, "playTimes", 1, &play_times)) != BB_OK ||
 	    (s = bb__db_num(d, ja, "scale", 1, &scale)) != BB_OK)
 		return s;
+	/* the runtime names an animation without a name (or with "") "default" */
+	if (!name || !name[0])
+		name = "default";
 	for (i = 0; i < d->a->nanims; i++)
 		if (d->a->anims[i].name && strcmp(d->a->anims[i].name, name) == 0)
 			return bb__jfail(&d->j, "name", "duplicate animation name \"%s\"",

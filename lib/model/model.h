@@ -222,6 +222,8 @@ typedef struct bb_anim {
 	int ntables;
 	int nevents;
 	bb_event *events;      /* sorted by time */
+	int setup;             /* 1: not in the file: the setup pose of an
+	                          armature without animations (BB_SETUP_ANIM) */
 } bb_anim;
 
 /* IK constraint (DragonBones semantics): one bone, or two (bone's parent
@@ -326,11 +328,16 @@ typedef struct bb_armature {
 	int niks;
 	bb_ik *iks;
 	int default_anim;      /* the armature's own default animation, -1 */
+	int overlay_mask;      /* mask an upper-body overlay drives, or -1 */
 	bb_solid *solid;       /* 3D cuboids drawn after the slots, or NULL */
 } bb_armature;
 
 struct bb_model {
 	const char *format;    /* static loader name */
+	char *source;          /* basename of the file it was loaded from */
+	int nfiles;
+	char **files;          /* every file read to build it, in read order,
+	                          as opened (the input first) */
 	int narmatures;
 	int default_armature;
 	bb_armature *armatures;
@@ -351,6 +358,14 @@ int bb__model_add_texture(bb_model *m, const char *name, bb_image *img);
  * often list their weapons and effects first), the one with the most
  * bones; the first of equals. */
 void bb__model_pick_default_armature(bb_model *m);
+/* Gives every armature without animations one animation named
+ * BB_SETUP_ANIM ("setup"): no timelines, duration 0, not looping — its
+ * setup pose as one frame — and makes it the default.  Called by the
+ * loader table after a loader succeeds.  BB_ERR_NOMEM. */
+bb_status bb__model_add_setup_anims(bb_model *m, bb_error *err);
+/* Records a file the model was built from (once per path); 0 when out
+ * of memory. */
+int bb__model_add_file(bb_model *m, const char *path);
 /* Records a warning (identical messages are kept once). */
 void bb__model_warn(bb_model *m, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

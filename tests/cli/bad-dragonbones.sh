@@ -57,6 +57,26 @@ bad a '{"name":"x","bone":[{"name":"root"}],"slot":[{"name":"s","parent":"nope"}
 bad a "{$ARM,\"animation\":[{\"name\":\"w\",\"duration\":2,\"ffd\":[{\"name\":\"p\",\"slot\":\"zz\",\"frame\":[]}]}]}" \
 	3 'a_ske\.json: armature\[0\]\.animation\[0\]\.ffd\[0\]\.slot: unknown slot "zz"'
 
+# a display type the runtime does not know: a number other than 0-4, an
+# unknown name, a value of the wrong type (the runtime's names and numbers
+# are accepted, names in any case)
+DISP='"skin":[{"slot":[{"name":"s","display":[{"name":"p","type":%s}]}]}]'
+for t in 5 1.5 -1; do
+	bad a "{$ARM,$(printf "$DISP" "$t")}" \
+		3 "a_ske\\.json: armature\\[0\\]\\.skin\\[0\\]\\.slot\\[0\\]\\.display\\[0\\]\\.type: unknown display type $t \\(0-4: image, armature, mesh, boundingBox, path\\)"
+done
+bad a "{$ARM,$(printf "$DISP" '"sprite"')}" \
+	3 'a_ske\.json: armature\[0\]\.skin\[0\]\.slot\[0\]\.display\[0\]\.type: unknown display type "sprite" \(image, armature, mesh, boundingBox or path\)'
+bad a "{$ARM,$(printf "$DISP" '[0]')}" \
+	3 'display\[0\]\.type: expected a string or a number, found an array'
+for t in 0 '"Image"' '"IMAGE"' 3 '"boundingbox"' 4; do
+	printf '{"frameRate":24,"version":"5.5","armature":[{%s,%s}]}' "$ARM" \
+		"$(printf "$DISP" "$t")" >"$T/a_ske.json"
+	run "$BONEBAKE" render "$T/a_ske.json" -o "$T/out" --quiet
+	expect_rc 0
+	rm -rf "$T/out"
+done
+
 # atlas problems: truncated page PNG, a region outside its page
 tex cut cut_tex.png "$ok_region"
 bad cut '{"name":"x","bone":[{"name":"root"}]}' 3 'cut_tex\.json: imagePath: page "cut_tex\.png": invalid PNG'

@@ -227,6 +227,43 @@ START_TEST(rotation_unwraps_and_scale_multiplies)
 }
 END_TEST
 
+/* 4.5/5.0 slot keys (`frame`) make a colour timeline even when no key has
+ * a colour: every key is identity, so a slot whose setup colour hides it
+ * shows (the runtime's _parseSlotTimeline; mecha_1502b's jump_2).  A slot
+ * without a timeline keeps its setup colour. */
+START_TEST(slot_frames_without_colour_are_identity)
+{
+	bb_model *m;
+	bb_pose *p;
+	bb_error err;
+	bb_track tr = { 0, 0, -1, 0, 1, 0 };
+	int anim, sa, sb;
+	const char *doc =
+		"{\"version\":\"5.0\",\"frameRate\":10,\"armature\":[{\"name\":\"a\","
+		"\"bone\":[{\"name\":\"root\"}],\"slot\":[{\"name\":\"s\",\"parent\":"
+		"\"root\",\"color\":{\"aM\":0}},{\"name\":\"u\",\"parent\":\"root\","
+		"\"color\":{\"aM\":0}}],"
+		"\"animation\":[{\"name\":\"show\",\"duration\":2,\"slot\":[{\"name\":"
+		"\"s\",\"frame\":[{\"duration\":1},{\"duration\":1}]}]}]}]}";
+
+	ck_assert_int_eq(bb_model_load_buffer(doc, strlen(doc), "t.json", NULL, &m,
+	                                      &err), BB_OK);
+	anim = bb_model_find_anim(m, 0, "show");
+	sa = bb_model_find_slot(m, 0, "s");
+	sb = bb_model_find_slot(m, 0, "u");
+	ck_assert_int_ge(anim, 0);
+	tr.anim = anim;
+	ck_assert_int_eq(bb_pose_new(m, 0, &p, &err), BB_OK);
+	ck_assert_int_eq(bb_pose_eval(p, &tr, 1, 0, NULL, &err), BB_OK);
+	ck_assert_double_eq_tol(bb_pose_slot_color(p, sa).mul.a, 1, 1e-9);
+	ck_assert_double_eq_tol(bb_pose_slot_color(p, sb).mul.a, 0, 1e-9);
+	ck_assert_int_eq(bb_pose_eval(p, &tr, 1, 0.15, NULL, &err), BB_OK);
+	ck_assert_double_eq_tol(bb_pose_slot_color(p, sa).mul.a, 1, 1e-9);
+	bb_pose_free(p);
+	bb_model_free(m);
+}
+END_TEST
+
 START_TEST(samples_load)
 {
 	bb_model *m;
@@ -263,6 +300,7 @@ int main(void)
 	tcase_add_test(tc, curve_is_sampled_like_the_runtime);
 	tcase_add_test(tc, rotation_unwraps_and_scale_multiplies);
 	tcase_add_test(tc, colour_transform);
+	tcase_add_test(tc, slot_frames_without_colour_are_identity);
 	tcase_add_test(tc, mesh_has_no_seams);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

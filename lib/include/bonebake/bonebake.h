@@ -3,6 +3,7 @@
 #define BONEBAKE_H
 
 #include "status.h"
+#include "files.h"
 #include "geom.h"
 #include "image.h"
 #include "anim.h"
@@ -12,6 +13,8 @@
 #include "eval.h"
 #include "render.h"
 #include "contact.h"
+#include "frames.h"
 #include "pack.h"
+#include "batch.h"
 
 #endif
