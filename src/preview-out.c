@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "outdir.h"
 #include "preview-out.h"
 
 enum { O_PREVIEW = ANIM_OPT_BASE, O_QUALITY, O_CONTACT };
@@ -225,6 +226,8 @@ int anim_job_frame(long i, const bb_image *img, void *user)
 	const bb_plan *fa = &x->job->plan;
 	bb_error err;
 
+	if (cli_interrupted)
+		return 128 + cli_interrupted;    /* stop; main reports it */
 	if (x->anim && bb_anim_add(x->anim, img, bb_plan_frame_time(fa, i + 1),
 	                           &err) != BB_OK)
 		return fail_as(&err, x->anim_shown);
