@@ -9,8 +9,9 @@ BUILD="$ROOT/build"
 JOBS=$(nproc 2>/dev/null || echo 2)
 
 PACKAGES="build-essential autoconf automake libtool pkg-config libcairo2-dev \
-libpng-dev libjansson-dev libexpat1-dev check python3 help2man parallel"
-# What scripts/test adds: headless Chromium (diff HTML report, engine round
+libpng-dev libjansson-dev libexpat1-dev check python3 help2man parallel \
+libwebp-dev libgif-dev zlib1g-dev fonts-dejavu-core"
+# What scripts/test adds: headless Chromium (diff HTML report, the gallery, engine round
 # trips), man (the man page test); nodejs and npm only where no node/npm
 # is on the PATH (NodeSource's nodejs bundles npm and conflicts with
 # Debian's).
@@ -32,7 +33,7 @@ install_deps() {
 	optional=${2:-}
 	if ! command -v dpkg-query >/dev/null 2>&1; then
 		[ -n "$optional" ] && return 0
-		for pc in cairo libpng jansson expat check; do
+		for pc in cairo libpng jansson expat check libwebpmux libwebpdemux zlib; do
 			pkg-config --exists "$pc" 2>/dev/null ||
 				{ echo "missing $pc (not a Debian system: install it with your package manager)" >&2; exit 1; }
 		done

@@ -82,6 +82,8 @@ int cmd_pose(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_pack(int argc, char **argv);
 int cmd_sheet(int argc, char **argv);
+int cmd_preview(int argc, char **argv);
+int cmd_gallery(int argc, char **argv);
 int cmd_batch(int argc, char **argv);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "figure.h"
 #include "outdir.h"
+#include "preview-out.h"
 
 static const char help[] =
 	"usage: bonebake render FILE -o DIR [options]\n"
@@ -23,6 +24,9 @@ static const char help[] =
 	"renders.\n"
 	"\n"
 	"  -o, --output DIR     output folder (created if missing)\n"
+	"  --preview webp|gif|apng\n"
+	"                       also DIR/<anim>/<anim>.webp|.gif|.apng, an\n"
+	"                       animated file of the same frames (see preview)\n"
 	"  -h, --help           this text\n";
 
 struct sink_ctx {
@@ -70,7 +74,7 @@ static void write_events(FILE *out, const fig_job *j)
 }
 
 static int write_frames_json(const outdir *od, const fig_job *j,
-                             const fig_opts *o)
+                             const fig_opts *o, const char *preview)
 {
 	const bb_plan *fa = &j->plan;
 	char rel[FIG_PATH_MAX + 32], path[OUTDIR_PATH_MAX], tmp[OUTDIR_PATH_MAX + 8];
@@ -108,6 +112,11 @@ static int write_frames_json(const outdir *od, const fig_job *j,
 		cli_json_string(out, o->face);
 		fprintf(out, ", \"start\": %.17g },\n", o->face_at);
 	}
+	if (preview) {
+		fprintf(out, "  \"preview\": ");
+		cli_json_string(out, preview);
+		fprintf(out, ",\n");
+	}
 	write_events(out, j);
 	fprintf(out, "  \"frames\": [\n");
 	for (i = 0; i < fa->frames; i++) {
@@ -127,6 +136,48 @@ static int write_frames_json(const outdir *od, const fig_job *j,
 	return 0;
 }
 
+/* Frames, and the preview and contact sheet when asked, of one job. */
+static int render_job(const outdir *od, const fig_job *j, int njobs,
+                      const fig_opts *fo, cli_progress *progress,
+                      const anim_opts *ao, pending *pend, struct sink_ctx *sc)
+{
+	char rel[FIG_PATH_MAX + FIG_NAME_MAX + 32], path[OUTDIR_PATH_MAX];
+	char shown[OUTDIR_DEST_MAX + FIG_PATH_MAX + FIG_NAME_MAX + 40];
+	char cpath[PATH_MAX], file[FIG_NAME_MAX + 16];
+	const char *cstaged = NULL;
+	anim_job x;
+	int rc;
+
+	if (!ao->has_format && !ao->contact) {
+		rc = figure_render(j, fo, progress, write_frame, sc);
+		return rc ? rc : write_frames_json(od, j, fo, NULL);
+	}
+	snprintf(file, sizeof file, "%s.%s", j->prefix,
+	         bb_anim_format_extension(ao->format));
+	snprintf(rel, sizeof rel, "%s/%s", j->dir, file);
+	snprintf(shown, sizeof shown, "%s/%s", od->dest, rel);
+	if (!outdir_path(od, rel, path, sizeof path))
+		return EXIT_IO;
+	if (ao->contact) {
+		if (!contact_path(ao->contact, j, njobs, cpath, sizeof cpath)) {
+			fprintf(stderr, "bonebake: %s: path too long\n", ao->contact);
+			return EXIT_IO;
+		}
+		if ((rc = pending_add(pend, cpath, &cstaged)) != 0)
+			return rc;
+	}
+	if ((rc = anim_job_begin(&x, j, ao, ao->has_format ? path : NULL, shown,
+	                         cstaged, cpath)) != 0)
+		return rc;
+	rc = figure_render_ordered(j, fo, progress, write_frame, sc,
+	                           anim_job_frame, &x);
+	if (rc == 0)
+		rc = anim_job_end(&x);
+	else
+		anim_job_abort(&x);
+	return rc ? rc : write_frames_json(od, j, fo, ao->has_format ? file : NULL);
+}
+
 int cmd_render(int argc, char **argv)
 {
 	static const struct option own[] = {
@@ -134,8 +185,10 @@ int cmd_render(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct option opts[64];
+	struct option opts[96];
 	fig_opts fo;
+	anim_opts ao;
+	pending pend = { 0 };
 	figure fig;
 	fig_job *jobs = NULL;
 	const char *outpath = NULL;
@@ -144,15 +197,19 @@ int cmd_render(int argc, char **argv)
 	int c, rc, i, njobs = 0;
 
 	fig_opts_init(&fo);
-	fig_merge_options(own, opts, 64);
+	anim_opts_init(&ao);
+	fig_merge_options(own, opts, 96);
+	anim_merge_options(opts, 96, 1);
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		if (c == 'o') {
 			outpath = optarg;
 		} else if (c == 'h') {
 			fputs(help, stdout);
+			fputs(anim_help, stdout);
 			fputs(fig_help, stdout);
 			return EXIT_OK;
-		} else if ((rc = fig_parse(&fo, c, optarg, "render")) != 1) {
+		} else if ((rc = anim_parse(&ao, c, optarg, "render")) != 1 &&
+		           (rc = fig_parse(&fo, c, optarg, "render")) != 1) {
 			return rc < 0 ? EXIT_USAGE : cli_bad_option("render", argv);
 		}
 	}
@@ -160,6 +217,8 @@ int cmd_render(int argc, char **argv)
 		return cli_usage_error("render", "expected one input FILE");
 	if (!outpath)
 		return cli_usage_error("render", "missing -o DIR");
+	if ((rc = anim_check(&ao, "render")) != 0)
+		return rc;
 	if ((rc = figure_load(&fig, &fo, argv[optind], "render")) != 0 ||
 	    (rc = figure_plan_jobs(&fig, &fo, argv[optind], "render", &jobs, &njobs)) != 0)
 		goto out;
@@ -184,15 +243,17 @@ int cmd_render(int argc, char **argv)
 		if (rc == 0)
 			rc = outdir_mkdir(&od, jobs[i].dir);
 		if (rc == 0)
-			rc = figure_render(&jobs[i], &fo, &progress, write_frame, &sc);
-		if (rc == 0)
-			rc = write_frames_json(&od, &jobs[i], &fo);
+			rc = render_job(&od, &jobs[i], njobs, &fo, &progress, &ao, &pend, &sc);
 	}
 	cli_progress_end(&progress);
 	if (rc == 0)
 		rc = outdir_commit(&od);
 	else
 		outdir_abort(&od);
+	if (rc == 0)
+		rc = pending_commit(&pend);
+	else
+		pending_abort(&pend);
 	for (i = 0; rc == 0 && !fo.quiet && i < njobs; i++)
 		printf("%s: %ld frames, %dx%d, origin %g,%g -> %s/%s/\n",
 		       jobs[i].plan.info.name, jobs[i].plan.frames, jobs[i].plan.width,

@@ -2,12 +2,16 @@
  * sheets with metadata, without writing loose frames. */
 #include "config.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "figure.h"
 #include "pack-options.h"
+#include "preview-out.h"
 
 static const char help[] =
 	"usage: bonebake sheet FILE -o DIR [render options] [pack options]\n"
@@ -20,6 +24,10 @@ static const char help[] =
 	"fps, loop flag and events where the format has a place for them.\n"
 	"\n"
 	"  -o, --output DIR     output folder (created if missing)\n"
+	"  --preview webp|gif|apng\n"
+	"                       also DIR/<anim>.webp|.gif|.apng, an animated file\n"
+	"                       of the same frames (see preview), written once the\n"
+	"                       sheet is\n"
 	"  -h, --help           this text\n";
 
 struct frames {
@@ -124,6 +132,70 @@ static int describe(struct sheet_run *r)
 	return 0;
 }
 
+/* The previews and contact sheets of every job, from the kept frames,
+ * under staged names in `dest` (which holds the sheet by now): renamed
+ * into place together, or none of them.  Returns an exit code. */
+static int write_extras(struct sheet_run *run, const anim_opts *ao,
+                        const char *dest, int quiet)
+{
+	pending pend = { 0 };
+	int j, rc = 0;
+
+	for (j = 0; j < run->njobs && rc == 0; j++) {
+		const fig_job *jb = &run->jobs[j];
+		char final[PATH_MAX], cpath[PATH_MAX];
+		const char *staged = NULL, *cstaged = NULL, *slash = strchr(jb->dir, '/');
+		anim_job x;
+		long i;
+
+		if (ao->has_format) {
+			if (snprintf(final, sizeof final, "%s/%s.%s", dest, jb->dir,
+			             bb_anim_format_extension(ao->format)) >= (int)sizeof final) {
+				fprintf(stderr, "bonebake: %s: path too long\n", dest);
+				rc = EXIT_IO;
+				break;
+			}
+			if (slash) {   /* the armature's folder */
+				char arm[PATH_MAX];
+
+				snprintf(arm, sizeof arm, "%s/%.*s", dest,
+				         (int)(slash - jb->dir), jb->dir);
+				if (mkdir(arm, 0755) != 0 && errno != EEXIST) {
+					fprintf(stderr, "bonebake: %s: cannot create folder: %s\n",
+					        arm, strerror(errno));
+					rc = EXIT_IO;
+					break;
+				}
+			}
+			if ((rc = pending_add(&pend, final, &staged)) != 0)
+				break;
+		}
+		if (ao->contact) {
+			if (!contact_path(ao->contact, jb, run->njobs, cpath, sizeof cpath)) {
+				fprintf(stderr, "bonebake: %s: path too long\n", ao->contact);
+				rc = EXIT_IO;
+				break;
+			}
+			if ((rc = pending_add(&pend, cpath, &cstaged)) != 0)
+				break;
+		}
+		if ((rc = anim_job_begin(&x, jb, ao, staged, final, cstaged, cpath)) != 0)
+			break;
+		for (i = 0; rc == 0 && i < jb->plan.frames; i++)
+			rc = anim_job_frame(i, run->frames[j].img[i], &x);
+		if (rc == 0)
+			rc = anim_job_end(&x);
+		else
+			anim_job_abort(&x);
+		if (rc == 0 && !quiet && staged)
+			printf("%s\n", final);
+	}
+	if (rc == 0)
+		return pending_commit(&pend);
+	pending_abort(&pend);
+	return rc;
+}
+
 int cmd_sheet(int argc, char **argv)
 {
 	static const struct option own[] = {
@@ -135,6 +207,7 @@ int cmd_sheet(int argc, char **argv)
 	struct sheet_run run;
 	fig_opts fo;
 	pack_opts po;
+	anim_opts ao;
 	figure fig;
 	bb_sheet *sheet = NULL;
 	const char *outpath = NULL;
@@ -145,8 +218,10 @@ int cmd_sheet(int argc, char **argv)
 	memset(&run, 0, sizeof run);
 	fig_opts_init(&fo);
 	pack_opts_init(&po);
+	anim_opts_init(&ao);
 	fig_merge_options(own, opts, 96);
 	pack_merge_options(opts, 96);
+	anim_merge_options(opts, 96, 1);
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		if (c == 'o') {
 			outpath = optarg;
@@ -154,8 +229,10 @@ int cmd_sheet(int argc, char **argv)
 			fputs(help, stdout);
 			fputs(fig_help, stdout);
 			fputs(pack_help, stdout);
+			fputs(anim_help, stdout);
 			return EXIT_OK;
-		} else if ((rc = fig_parse(&fo, c, optarg, "sheet")) != 1 &&
+		} else if ((rc = anim_parse(&ao, c, optarg, "sheet")) != 1 &&
+		           (rc = fig_parse(&fo, c, optarg, "sheet")) != 1 &&
 		           (rc = pack_parse(&po, c, optarg, "sheet")) != 1) {
 			return rc < 0 ? EXIT_USAGE : cli_bad_option("sheet", argv);
 		}
@@ -164,7 +241,8 @@ int cmd_sheet(int argc, char **argv)
 		return cli_usage_error("sheet", "expected one input FILE");
 	if (!outpath)
 		return cli_usage_error("sheet", "missing -o DIR");
-	if ((rc = pack_finish(&po, "sheet")) != 0)
+	if ((rc = pack_finish(&po, "sheet")) != 0 ||
+	    (rc = anim_check(&ao, "sheet")) != 0)
 		return rc;
 	if ((rc = figure_load(&fig, &fo, argv[optind], "sheet")) != 0 ||
 	    (rc = figure_plan_jobs(&fig, &fo, argv[optind], "sheet", &run.jobs, &run.njobs)) != 0)
@@ -191,6 +269,8 @@ int cmd_sheet(int argc, char **argv)
 		rc = cli_fail(&err);
 	if (rc == 0)
 		rc = pack_write(sheet, &po, outpath, fo.quiet);
+	if (rc == 0 && (ao.has_format || ao.contact))
+		rc = write_extras(&run, &ao, outpath, fo.quiet);
 out:
 	bb_sheet_free(sheet);
 	run_free(&run);

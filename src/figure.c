@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "figure.h"
 
@@ -558,6 +559,10 @@ static bb_status run_sink(void *user, long frame, const bb_image *img,
 	return rc ? bb_error_set(err, BB_ERR_IO, NULL, NULL, "stopped") : BB_OK;
 }
 
+static int figure_render_range(const fig_job *j, const fig_opts *o,
+                               cli_progress *progress, long first, long count,
+                               fig_sink sink, void *user);
+
 void figure_progress_start(cli_progress *p, const char *cmd, const fig_opts *o,
                            const fig_job *jobs, int njobs)
 {
@@ -573,6 +578,14 @@ void figure_progress_start(cli_progress *p, const char *cmd, const fig_opts *o,
 int figure_render(const fig_job *j, const fig_opts *o, cli_progress *progress,
                   fig_sink sink, void *user)
 {
+	return figure_render_range(j, o, progress, 0, -1, sink, user);
+}
+
+/* figure_render over frames [first, first + count) (count < 0: to the end). */
+static int figure_render_range(const fig_job *j, const fig_opts *o,
+                               cli_progress *progress, long first, long count,
+                               fig_sink sink, void *user)
+{
 	struct run r;
 	bb_error err;
 	bb_status s;
@@ -582,12 +595,106 @@ int figure_render(const fig_job *j, const fig_opts *o, cli_progress *progress,
 	r.user = user;
 	r.progress = progress;
 	pthread_mutex_init(&r.lock, NULL);
-	s = bb_render_frames(j->model, &j->scene, &j->plan, 0, -1, o->jobs,
+	s = bb_render_frames(j->model, &j->scene, &j->plan, first, count, o->jobs,
 	                     run_sink, &r, &err);
 	pthread_mutex_destroy(&r.lock);
 	if (r.rc)
 		return r.rc;
 	return s != BB_OK ? cli_fail(&err) : 0;
+}
+
+/* ---- frames in order, for encoders ------------------------------------ */
+
+struct ordered {
+	fig_sink sink;              /* any order (may be NULL) */
+	void *user;
+	fig_sink ordered;           /* frame order */
+	void *ordered_user;
+	pthread_mutex_t lock;
+	long base, next;            /* the chunk's first frame, the next to hand on */
+	bb_image **held;            /* frames of the chunk that came early */
+};
+
+/* Hands frame i on in order: the worker holding the next frame delivers it
+ * and every held frame after it; a frame that comes early is copied into
+ * `held`.  Nobody waits, so a failing worker cannot leave others stuck. */
+static int ordered_sink(long i, const bb_image *img, void *user)
+{
+	struct ordered *o = user;
+	const bb_image *cur = img;
+	bb_image *own = NULL;
+	int rc = o->sink ? o->sink(i, img, o->user) : 0;
+
+	if (rc)
+		return rc;
+	pthread_mutex_lock(&o->lock);
+	if (i != o->next) {
+		o->held[i - o->base] = bb_image_dup(img);
+		rc = o->held[i - o->base] ? 0 : EXIT_INTERNAL;
+		pthread_mutex_unlock(&o->lock);
+		if (rc)
+			fprintf(stderr, "bonebake: out of memory\n");
+		return rc;
+	}
+	for (;;) {
+		pthread_mutex_unlock(&o->lock);
+		rc = o->ordered(i, cur, o->ordered_user);
+		bb_image_free(own);
+		pthread_mutex_lock(&o->lock);
+		o->next = ++i;
+		own = rc ? NULL : o->held[i - o->base];
+		if (!own)
+			break;
+		o->held[i - o->base] = NULL;
+		cur = own;
+	}
+	pthread_mutex_unlock(&o->lock);
+	return rc;
+}
+
+int figure_render_ordered(const fig_job *j, const fig_opts *o,
+                          cli_progress *progress, fig_sink sink, void *user,
+                          fig_sink ordered, void *ordered_user)
+{
+	struct ordered ord;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN), chunk, k;
+	int jobs = o->jobs > 0 ? o->jobs : (int)(cpus > 0 ? cpus : 1), rc = 0;
+	fig_job part = *j;
+
+	memset(&ord, 0, sizeof ord);
+	ord.sink = sink;
+	ord.user = user;
+	ord.ordered = ordered;
+	ord.ordered_user = ordered_user;
+	chunk = 8L * (jobs < 256 ? jobs : 256);
+	if (chunk < 16)
+		chunk = 16;
+	ord.held = calloc((size_t)chunk + 1, sizeof *ord.held);
+	if (!ord.held) {
+		fprintf(stderr, "bonebake: out of memory\n");
+		return EXIT_INTERNAL;
+	}
+	pthread_mutex_init(&ord.lock, NULL);
+	/* chunks of frames: at most `chunk` copies wait, whatever the order
+	 * the workers finish in */
+	for (k = 0; k < j->plan.frames && rc == 0; k += chunk) {
+		long n = j->plan.frames - k < chunk ? j->plan.frames - k : chunk, i;
+
+		ord.base = ord.next = k;
+		rc = figure_render_range(&part, o, progress, k, n, ordered_sink, &ord);
+		for (i = 0; i <= chunk; i++) {
+			bb_image_free(ord.held[i]);
+			ord.held[i] = NULL;
+		}
+		if (rc == 0 && ord.next != k + n) {
+			fprintf(stderr, "bonebake: internal error: frame %ld not handed on\n",
+			        ord.next);
+			rc = EXIT_INTERNAL;
+		}
+	}
+	pthread_mutex_destroy(&ord.lock);
+	free(ord.held);
+	return rc;
 }
 
 void fig_safe_name(const char *name, char *buf, size_t size)

@@ -115,6 +115,15 @@ void figure_progress_start(cli_progress *p, const char *cmd, const fig_opts *o,
 int figure_render(const fig_job *j, const fig_opts *o, cli_progress *progress,
                   fig_sink sink, void *user);
 
+/* Same, and also calls ordered(frame, image, ordered_user) in frame order
+ * 0, 1, ... (one call at a time, from a worker thread) for encoders that
+ * need the frames in sequence; sink may be NULL.  Frames are rendered in
+ * chunks of 8 per thread (at least 16): at most that many copies wait for
+ * their turn. */
+int figure_render_ordered(const fig_job *j, const fig_opts *o,
+                          cli_progress *progress, fig_sink sink, void *user,
+                          fig_sink ordered, void *ordered_user);
+
 /* Plans every chosen animation of every chosen armature (--all: all of
  * them) into a new array (free it).  Returns an exit code. */
 int figure_plan_jobs(figure *base, const fig_opts *o, const char *path,

@@ -8,3 +8,6 @@ src_bonebake_SOURCES += \
 	src/figure.c \
 	src/figure.h
 src_bonebake_SOURCES += src/outdir.c src/outdir.h src/cmd-sheet.c src/cmd-batch.c
+# previews (issue 13): animated files, contact sheets, the gallery page
+src_bonebake_SOURCES += src/cmd-preview.c src/cmd-gallery.c \
+	src/preview-out.c src/preview-out.h src/gallery-page.c src/gallery-page.h

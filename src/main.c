@@ -21,6 +21,8 @@ static const struct command commands[] = {
 	{ "diff", cmd_diff, "compare PNG files or folders (regression diffs)" },
 	{ "pack", cmd_pack, "pack PNG files into sprite sheets with metadata" },
 	{ "sheet", cmd_sheet, "render animations and pack them into sheets" },
+	{ "preview", cmd_preview, "render animations to animated WebP, GIF or APNG" },
+	{ "gallery", cmd_gallery, "an HTML page playing render output folders" },
 	{ "batch", cmd_batch, "run a manifest of render/sheet jobs (shards, skips)" },
 };
 

@@ -4,7 +4,8 @@
 #   loaders: model, core, jansson, expat  eval: model, core
 #   raster: eval, image, core, cairo      pack, diff: image, core
 #   frames: raster, eval, model, image, core  batch: core, jansson
-#   image: core, libpng                   src: public headers (+ jansson)
+#   image: core, libpng, libwebp, giflib  src: public headers (+ jansson)
+#   output: core, jansson
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$(dirname "$0")/cli/lib.sh"
@@ -21,6 +22,8 @@ check() {  # FOLDER ALLOWED-PROJECT-PREFIXES ALLOWED-SYSTEM-LIBS
 				'<png'*) echo "$3" | grep -qw png || echo "$f: $inc" ;;
 				'<jansson'*) echo "$3" | grep -qw jansson || echo "$f: $inc" ;;
 				'<expat'*) echo "$3" | grep -qw expat || echo "$f: $inc" ;;
+				'<webp/'*) echo "$3" | grep -qw webp || echo "$f: $inc" ;;
+				'<gif_lib'*) echo "$3" | grep -qw gif || echo "$f: $inc" ;;
 				esac ;;
 			'"'*)
 				p=${inc#\"}; p=${p%\"}; p=${p%%/*}
@@ -33,7 +36,7 @@ check() {  # FOLDER ALLOWED-PROJECT-PREFIXES ALLOWED-SYSTEM-LIBS
 src_headers=$(cd src && ls *.h | tr "\n" " ")
 out=$(
 check lib/core "core bonebake" ""
-check lib/image "core image bonebake" "png"
+check lib/image "core image bonebake" "png webp gif"
 check lib/model "model core bonebake" ""
 check lib/loaders "loaders model core bonebake" "jansson expat"
 check lib/eval "eval model core bonebake" ""
@@ -42,6 +45,7 @@ check lib/frames "frames raster eval model image core bonebake" ""
 check lib/batch "batch core bonebake" "jansson"
 check lib/pack "pack image core bonebake" ""
 check lib/diff "diff image core bonebake" ""
+check lib/output "output core bonebake" "jansson"
 check src "bonebake $src_headers" "jansson"
 )
 checks=1

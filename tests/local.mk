@@ -74,6 +74,25 @@ EXTRA_DIST += tests/cli/forge.sh
 TESTS += tests/cli/samples.sh
 EXTRA_DIST += tests/cli/samples.sh
 
+# Previews (issue 13): the decoder the tests read previews back with
+check_PROGRAMS += tests/tools/anim-probe
+tests_tools_anim_probe_SOURCES = tests/tools/anim-probe.c \
+	tests/tools/anim-read.c tests/tools/anim-read.h
+tests_tools_anim_probe_CFLAGS = $(AM_CFLAGS) $(WEBPDEMUX_CFLAGS) $(GIF_CFLAGS) \
+	$(ZLIB_CFLAGS)
+tests_tools_anim_probe_LDADD = lib/libbonebake-core.la $(WEBPDEMUX_LIBS) \
+	$(WEBP_LIBS) $(GIF_LIBS) $(ZLIB_LIBS) -lm
+check_PROGRAMS += tests/unit/check-anim
+tests_unit_check_anim_SOURCES = tests/unit/check-anim.c \
+	tests/tools/anim-read.c tests/tools/anim-read.h
+tests_unit_check_anim_CFLAGS = $(CHECK_TEST_CFLAGS) $(WEBPDEMUX_CFLAGS) \
+	$(GIF_CFLAGS) $(ZLIB_CFLAGS)
+tests_unit_check_anim_LDADD = $(CHECK_TEST_LIBS) $(WEBPDEMUX_LIBS) \
+	$(WEBP_LIBS) $(GIF_LIBS) $(ZLIB_LIBS)
+TESTS += tests/unit/check-anim tests/cli/preview.sh
+EXTRA_DIST += tests/cli/preview.sh
+TESTS += tests/cli/gallery.sh tests/cli/gallery-chromium.sh
+EXTRA_DIST += tests/cli/gallery.sh tests/cli/gallery-chromium.sh
 # Real exports of ../shared/corpus (DragonBones, Cocos, Forge): every
 # animation of every armature renders, no frame blank, only the warnings
 # tests/oracle/corpus.list expects

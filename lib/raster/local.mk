@@ -1,4 +1,6 @@
 lib_libbonebake_core_la_SOURCES += lib/raster/raster.c \
 	lib/raster/raster.h \
-	lib/raster/raster-texture.c
-bonebakeinclude_HEADERS += lib/include/bonebake/render.h
+	lib/raster/raster-texture.c \
+	lib/raster/contact.c
+bonebakeinclude_HEADERS += lib/include/bonebake/render.h \
+	lib/include/bonebake/contact.h
