@@ -9,7 +9,7 @@ BUILD="$ROOT/build"
 JOBS=$(nproc 2>/dev/null || echo 2)
 
 PACKAGES="build-essential autoconf automake libtool pkg-config libcairo2-dev \
-libpng-dev libjansson-dev libexpat1-dev check python3"
+libpng-dev libdeflate-dev libjansson-dev libexpat1-dev check python3"
 
 say() { printf '==> %s\n' "$*" >&2; }
 

@@ -3,7 +3,7 @@
 #   core: libc + public value headers     model: core
 #   loaders: model, core, jansson, expat  eval: model, core
 #   raster: eval, image, core, cairo      pack, diff: image, core
-#   image: core, libpng                   src: public headers (+ jansson)
+#   image: core, libpng, libdeflate       src: public headers (+ jansson)
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$(dirname "$0")/cli/lib.sh"
@@ -18,6 +18,7 @@ check() {  # FOLDER ALLOWED-PROJECT-PREFIXES ALLOWED-SYSTEM-LIBS
 				case "$inc" in
 				'<cairo'*) echo "$3" | grep -qw cairo || echo "$f: $inc" ;;
 				'<png'*) echo "$3" | grep -qw png || echo "$f: $inc" ;;
+				'<libdeflate'*) echo "$3" | grep -qw libdeflate || echo "$f: $inc" ;;
 				'<jansson'*) echo "$3" | grep -qw jansson || echo "$f: $inc" ;;
 				'<expat'*) echo "$3" | grep -qw expat || echo "$f: $inc" ;;
 				esac ;;
@@ -32,7 +33,7 @@ check() {  # FOLDER ALLOWED-PROJECT-PREFIXES ALLOWED-SYSTEM-LIBS
 src_headers=$(cd src && ls *.h | tr "\n" " ")
 out=$(
 check lib/core "core bonebake" ""
-check lib/image "core image bonebake" "png"
+check lib/image "core image bonebake" "png libdeflate"
 check lib/model "model core bonebake" ""
 check lib/loaders "loaders model core bonebake" "jansson expat"
 check lib/eval "eval model core bonebake" ""
