@@ -18,4 +18,5 @@ check_PROGRAMS += tests/unit/check-png
 tests_unit_check_png_SOURCES = tests/unit/check-png.c
 tests_unit_check_png_CFLAGS = $(CHECK_TEST_CFLAGS)
 tests_unit_check_png_LDADD = $(CHECK_TEST_LIBS)
-TESTS += tests/unit/check-png
+TESTS += tests/unit/check-png tests/cli/png-level.sh
+EXTRA_DIST += tests/cli/png-level.sh
