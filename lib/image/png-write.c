@@ -17,7 +17,7 @@
 
 #include "bonebake/image.h"
 #include "core/util.h"
-#include "image/png-write.h"
+#include "image/png-int.h"
 
 /* A PNG chunk holds at most 2^31 - 1 bytes. */
 #define IDAT_MAX ((size_t)0x7fffffff)

@@ -1,5 +1,6 @@
-/* PNG reading through libpng: the only file that includes png.h.  Writing
- * is lib/image/png-write.c. */
+/* PNG reading through libpng: the only file that includes png.h.  Common
+ * files take the faster path of lib/image/png-read.c first; writing is
+ * lib/image/png-write.c. */
 #include "config.h"
 
 #include <png.h>
@@ -9,6 +10,7 @@
 
 #include "bonebake/image.h"
 #include "core/util.h"
+#include "image/png-int.h"
 
 /* PNG files larger than this are refused before decoding. */
 #define PNG_MAX_FILE_BYTES ((size_t)512 << 20)
@@ -48,6 +50,16 @@ static void mem_read(png_structp png, png_bytep out, png_size_t n)
 
 bb_status bb_png_read_mem(const void *data, size_t size, const char *name,
                           bb_image **out, bb_error *err)
+{
+	/* the common formats on a faster path; libpng for the rest and for
+	 * every verdict on a damaged file */
+	if (bb__png_read_fast(data, size, out))
+		return BB_OK;
+	return bb__png_read_libpng(data, size, name, out, err);
+}
+
+bb_status bb__png_read_libpng(const void *data, size_t size, const char *name,
+                              bb_image **out, bb_error *err)
 {
 	struct mem_reader rd = { data, size, 0 };
 	struct png_ctx ctx = { "" };

@@ -1,16 +1,21 @@
-/* The PNG encoder (lib/image/png-write.c): every level, filter and image
- * shape decodes back with libpng (bb_png_read_mem) to exactly the pixels
- * encoded; the bytes are the same across runs, encoders and reuse; the
- * chunks are exactly IHDR, IDAT..., IEND with correct CRCs; a stream
- * split over several IDAT chunks still decodes; bad options fail. */
+/* PNG writing and reading.  The encoder (lib/image/png-write.c): every
+ * level, filter and image shape decodes back with libpng to exactly the
+ * pixels encoded; the bytes are the same across runs, encoders and reuse;
+ * the chunks are exactly IHDR, IDAT..., IEND with correct CRCs; a stream
+ * split over several IDAT chunks still decodes; bad options fail.  The
+ * fast reading path (lib/image/png-read.c): it takes the files it should
+ * (RGBA and RGB, every filter, several IDATs, ancillary chunks), leaves
+ * the others to libpng, and on thousands of damaged files bb_png_read_mem
+ * gives exactly libpng's verdict and pixels. */
 #include "config.h"
 
 #include <check.h>
+#include <libdeflate.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bonebake/bonebake.h"
-#include "image/png-write.h"
+#include "image/png-int.h"
 
 static unsigned rng = 1;
 
@@ -159,9 +164,13 @@ static void round_trip(const bb_image *img, int level, bb_png_filter filter)
 	ck_assert_int_eq(bb_png_encoder_new(&o, &e, &err), BB_OK);
 	ck_assert_int_eq(bb_png_encoder_encode(e, img, &d, &n, &err), BB_OK);
 	ck_assert_int_eq(check_chunks(d, n, img->width, img->height, &max_idat), 1);
-	ck_assert_int_eq(bb_png_read_mem(d, n, "t.png", &back, &err), BB_OK);
+	ck_assert_int_eq(bb__png_read_libpng(d, n, "t.png", &back, &err), BB_OK);
 	ck_assert_msg(same_pixels(img, back), "%dx%d level %d filter %d differs",
 	              img->width, img->height, level, (int)filter);
+	bb_image_free(back);
+	/* and the fast path reads it, to the same pixels */
+	ck_assert_int_eq(bb__png_read_fast(d, n, &back), 1);
+	ck_assert(same_pixels(img, back));
 	bb_image_free(back);
 	bb_png_encoder_free(e);
 }
@@ -368,6 +377,300 @@ START_TEST(levels_order_sizes)
 }
 END_TEST
 
+/* ---- the fast reading path ------------------------------------------ */
+
+typedef struct pbuf {
+	uint8_t *d;
+	size_t n, cap;
+} pbuf;
+
+static void put(pbuf *b, const void *p, size_t n)
+{
+	if (n == 0)
+		return;
+	if (b->n + n > b->cap) {
+		b->cap = (b->n + n) * 2 + 64;
+		b->d = realloc(b->d, b->cap);
+		ck_assert_ptr_nonnull(b->d);
+	}
+	memcpy(b->d + b->n, p, n);
+	b->n += n;
+}
+
+static void put32(pbuf *b, uint32_t v)
+{
+	uint8_t q[4] = { (uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8),
+	                 (uint8_t)v };
+
+	put(b, q, 4);
+}
+
+static void chunk(pbuf *b, const char *type, const void *data, size_t n)
+{
+	size_t at;
+
+	put32(b, (uint32_t)n);
+	at = b->n;
+	put(b, type, 4);
+	put(b, data, n);
+	put32(b, crc32_ref(b->d + at, n + 4));
+}
+
+/* A PNG written by hand, independently of the encoder: bpp 3 (RGB) or 4
+ * (RGBA) pixels px (w * bpp bytes a row), row y filtered with type
+ * (y * 7 + seed) % 5, the stream cut into IDATs of `split` bytes, with a
+ * tEXt chunk before and a gAMA-like ancillary chunk between IDAT and
+ * IEND when `extra`.  IHDR fields `depth`, `ctype`, `interlace` as given. */
+static pbuf hand_png(const uint8_t *px, int w, int h, int bpp, int seed,
+                     size_t split, int extra, int depth, int ctype,
+                     int interlace)
+{
+	static const uint8_t sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+	size_t row = (size_t)w * bpp, raw_n = (row + 1) * h, off, zn;
+	uint8_t *raw = malloc(raw_n), ihdr[13];
+	struct libdeflate_compressor *c = libdeflate_alloc_compressor(6);
+	uint8_t *z;
+	pbuf b = { NULL, 0, 0 };
+	int y;
+	size_t i;
+
+	ck_assert_ptr_nonnull(raw);
+	for (y = 0; y < h; y++) {
+		const uint8_t *x = px + y * row, *up = y ? px + (y - 1) * row : NULL;
+		uint8_t *d = raw + y * (row + 1);
+		int t = (y * 7 + seed) % 5;
+
+		d[0] = (uint8_t)t;
+		for (i = 0; i < row; i++) {
+			int a = i >= (size_t)bpp ? x[i - bpp] : 0, bb = up ? up[i] : 0;
+			int cc = i >= (size_t)bpp && up ? up[i - bpp] : 0, p, pa, pb, pc, pr;
+
+			switch (t) {
+			case 1: d[1 + i] = (uint8_t)(x[i] - a); break;
+			case 2: d[1 + i] = (uint8_t)(x[i] - bb); break;
+			case 3: d[1 + i] = (uint8_t)(x[i] - ((a + bb) >> 1)); break;
+			case 4:
+				p = a + bb - cc;
+				pa = abs(p - a);
+				pb = abs(p - bb);
+				pc = abs(p - cc);
+				pr = pa <= pb && pa <= pc ? a : pb <= pc ? bb : cc;
+				d[1 + i] = (uint8_t)(x[i] - pr);
+				break;
+			default: d[1 + i] = x[i]; break;
+			}
+		}
+	}
+	z = malloc(libdeflate_zlib_compress_bound(c, raw_n));
+	zn = libdeflate_zlib_compress(c, raw, raw_n, z,
+	                              libdeflate_zlib_compress_bound(c, raw_n));
+	ck_assert_uint_gt(zn, 0);
+	put(&b, sig, 8);
+	ihdr[0] = (uint8_t)(w >> 24); ihdr[1] = (uint8_t)(w >> 16);
+	ihdr[2] = (uint8_t)(w >> 8); ihdr[3] = (uint8_t)w;
+	ihdr[4] = (uint8_t)(h >> 24); ihdr[5] = (uint8_t)(h >> 16);
+	ihdr[6] = (uint8_t)(h >> 8); ihdr[7] = (uint8_t)h;
+	ihdr[8] = (uint8_t)depth;
+	ihdr[9] = (uint8_t)ctype;
+	ihdr[10] = ihdr[11] = 0;
+	ihdr[12] = (uint8_t)interlace;
+	chunk(&b, "IHDR", ihdr, 13);
+	if (extra)
+		chunk(&b, "tEXt", "Comment\0made by hand", 20);
+	for (off = 0; off < zn; off += split)
+		chunk(&b, "IDAT", z + off, zn - off < split ? zn - off : split);
+	if (extra)
+		chunk(&b, "zzZz", "\1\2\3", 3);
+	chunk(&b, "IEND", NULL, 0);
+	libdeflate_free_compressor(c);
+	free(z);
+	free(raw);
+	return b;
+}
+
+/* The image hand_png's pixels stand for (RGB gets alpha 255). */
+static bb_image *as_rgba(const uint8_t *px, int w, int h, int bpp)
+{
+	bb_image *img;
+	int x, y;
+
+	ck_assert_int_eq(bb_image_new(w, h, &img, NULL), BB_OK);
+	for (y = 0; y < h; y++)
+		for (x = 0; x < w; x++) {
+			const uint8_t *s = px + ((size_t)y * w + x) * bpp;
+			uint8_t *d = bb_image_pixel(img, x, y);
+
+			d[0] = s[0];
+			d[1] = s[1];
+			d[2] = s[2];
+			d[3] = bpp == 4 ? s[3] : 255;
+		}
+	return img;
+}
+
+static uint8_t *noise(int w, int h, int bpp)
+{
+	uint8_t *px = malloc((size_t)w * h * bpp);
+	size_t i;
+
+	ck_assert_ptr_nonnull(px);
+	for (i = 0; i < (size_t)w * h * bpp; i++)
+		px[i] = (uint8_t)(i % 5 == 0 ? rnd() : i / 7);
+	return px;
+}
+
+START_TEST(fast_path_reads_common_files)
+{
+	static const int sizes[][2] = { { 1, 1 }, { 5, 3 }, { 64, 33 }, { 3, 200 } };
+	size_t s, k, splits[] = { 1, 100, 8192, 1u << 30 };
+	int bpp, seed;
+
+	for (s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+		for (bpp = 3; bpp <= 4; bpp++)
+			for (seed = 0; seed < 5; seed++)
+				for (k = 0; k < 4; k++) {
+					int w = sizes[s][0], h = sizes[s][1];
+					uint8_t *px = noise(w, h, bpp);
+					bb_image *want = as_rgba(px, w, h, bpp), *a, *b;
+					pbuf f = hand_png(px, w, h, bpp, seed, splits[k], k & 1,
+					                  8, bpp == 4 ? 6 : 2, 0);
+
+					ck_assert_int_eq(bb__png_read_fast(f.d, f.n, &a), 1);
+					ck_assert_msg(same_pixels(a, want), "%dx%d bpp %d seed %d",
+					              w, h, bpp, seed);
+					ck_assert_int_eq(bb__png_read_libpng(f.d, f.n, "h.png", &b,
+					                                     NULL), BB_OK);
+					ck_assert(same_pixels(b, want));
+					bb_image_free(a);
+					bb_image_free(b);
+					bb_image_free(want);
+					free(px);
+					free(f.d);
+				}
+}
+END_TEST
+
+START_TEST(fast_path_leaves_the_rest_to_libpng)
+{
+	uint8_t *px = noise(9, 7, 4);
+	pbuf f;
+	bb_image *img = NULL;
+	uint8_t plte[6] = { 0 };
+
+	/* 16-bit, grey + alpha, palette, interlaced */
+	f = hand_png(px, 9, 7, 4, 0, 1000, 0, 16, 6, 0);
+	ck_assert_int_eq(bb__png_read_fast(f.d, f.n, &img), 0);
+	free(f.d);
+	f = hand_png(px, 9, 7, 4, 0, 1000, 0, 8, 4, 0);
+	ck_assert_int_eq(bb__png_read_fast(f.d, f.n, &img), 0);
+	free(f.d);
+	f = hand_png(px, 9, 7, 4, 0, 1000, 0, 8, 3, 0);
+	ck_assert_int_eq(bb__png_read_fast(f.d, f.n, &img), 0);
+	free(f.d);
+	f = hand_png(px, 9, 7, 4, 0, 1000, 0, 8, 6, 1);
+	ck_assert_int_eq(bb__png_read_fast(f.d, f.n, &img), 0);
+	free(f.d);
+	/* a PLTE (critical) or a tRNS chunk, even where they would be legal */
+	f = hand_png(px, 9, 7, 3, 0, 1000, 0, 8, 2, 0);
+	{
+		pbuf g = { NULL, 0, 0 };
+
+		put(&g, f.d, 33);
+		chunk(&g, "PLTE", plte, 6);
+		put(&g, f.d + 33, f.n - 33);
+		ck_assert_int_eq(bb__png_read_fast(g.d, g.n, &img), 0);
+		ck_assert_int_eq(bb_png_read_mem(g.d, g.n, "p.png", &img, NULL), BB_OK);
+		bb_image_free(img);
+		g.n = 33;
+		chunk(&g, "tRNS", plte, 6);
+		put(&g, f.d + 33, f.n - 33);
+		ck_assert_int_eq(bb__png_read_fast(g.d, g.n, &img), 0);
+		ck_assert_ptr_null(img);
+		free(g.d);
+	}
+	free(f.d);
+	free(px);
+}
+END_TEST
+
+/* Damaged files, thousands of them: bytes changed (with the chunk CRC
+ * fixed up or not), lengths changed, files cut.  bb_png_read_mem (fast
+ * path first) must give libpng's status and, when it reads, its pixels. */
+START_TEST(damaged_files_get_libpngs_verdict)
+{
+	uint8_t *px = noise(23, 17, 4);
+	pbuf f = hand_png(px, 23, 17, 4, 2, 97, 1, 8, 6, 0);
+	uint8_t *m = malloc(f.n);
+	int round, fast_ok = 0, errors = 0;
+
+	ck_assert_ptr_nonnull(m);
+	for (round = 0; round < 3000; round++) {
+		size_t n = f.n, at, k;
+		bb_image *a = NULL, *b = NULL;
+		bb_status sa, sb;
+		bb_error ea, eb;
+
+		memcpy(m, f.d, f.n);
+		switch (round % 4) {
+		case 0:       /* a byte anywhere */
+			m[rnd() % n] ^= (uint8_t)(1 + rnd() % 255);
+			break;
+		case 1: {     /* a byte inside a chunk, its CRC made right again */
+			size_t pos = 8, len = 0;
+
+			at = 8 + rnd() % (n - 8);
+			while (pos + 12 <= n) {
+				len = get32(m + pos);
+				if (at < pos + 12 + len)
+					break;
+				pos += 12 + len;
+			}
+			if (at >= pos + 8 && at < pos + 8 + len) {
+				uint32_t c;
+
+				m[at] ^= (uint8_t)(1 + rnd() % 255);
+				c = crc32_ref(m + pos + 4, len + 4);
+				m[pos + 8 + len] = (uint8_t)(c >> 24);
+				m[pos + 9 + len] = (uint8_t)(c >> 16);
+				m[pos + 10 + len] = (uint8_t)(c >> 8);
+				m[pos + 11 + len] = (uint8_t)c;
+			}
+			break;
+		}
+		case 2:       /* cut */
+			n = 1 + rnd() % (n - 1);
+			break;
+		default:      /* a chunk length or the IHDR size bytes */
+			at = rnd() % 3 ? 8 + 12 * (rnd() % 8) : 16 + rnd() % 8;
+			if (at < n)
+				m[at] = (uint8_t)rnd();
+			for (k = 0; k < 2 && at + k + 1 < n; k++)
+				m[at + k + 1] ^= (uint8_t)(rnd() & 3);
+			break;
+		}
+		fast_ok += bb__png_read_fast(m, n, &a);
+		bb_image_free(a);
+		a = NULL;
+		sa = bb_png_read_mem(m, n, "d.png", &a, &ea);
+		sb = bb__png_read_libpng(m, n, "d.png", &b, &eb);
+		ck_assert_msg(sa == sb, "round %d: status %d, libpng %d", round, sa, sb);
+		if (sa == BB_OK)
+			ck_assert_msg(same_pixels(a, b), "round %d: pixels differ", round);
+		else
+			ck_assert_str_eq(ea.message, eb.message);
+		errors += sa != BB_OK;
+		bb_image_free(a);
+		bb_image_free(b);
+	}
+	/* both outcomes were met: the test reached the fast path and libpng */
+	ck_assert_int_gt(fast_ok, 100);
+	ck_assert_int_gt(errors, 100);
+	free(m);
+	free(f.d);
+	free(px);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("png");
@@ -383,6 +686,12 @@ int main(void)
 	tcase_add_test(tc, split_idat);
 	tcase_add_test(tc, bad_options_and_images);
 	tcase_add_test(tc, levels_order_sizes);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("reader");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, fast_path_reads_common_files);
+	tcase_add_test(tc, fast_path_leaves_the_rest_to_libpng);
+	tcase_add_test(tc, damaged_files_get_libpngs_verdict);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
