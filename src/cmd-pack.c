@@ -273,10 +273,9 @@ static int add_file(job *j, const char *path, const char *reldir)
 
 	if (len >= 512)
 		return cli_usage_error(j->cmd, "file name too long: %s", path);
-	if (reldir && reldir[0])
-		snprintf(name, sizeof name, "%s/%s", reldir, base);
-	else
-		snprintf(name, sizeof name, "%s", base);
+	if (snprintf(name, sizeof name, "%s%s%s", reldir ? reldir : "",
+	             reldir && reldir[0] ? "/" : "", base) >= (int)sizeof name)
+		return cli_usage_error(j->cmd, "path too long: %s", path);
 	len = strlen(name);
 	if (len > 4 && strcasecmp(name + len - 4, ".png") == 0)
 		name[len - 4] = '\0';
@@ -385,17 +384,16 @@ static int add_input(job *j, const char *arg)
 	return add_file(j, arg, NULL);
 }
 
-/* Entries sorted by folder, then numbered prefix: to see how many
- * numbered runs each folder holds. */
-static const job *sort_job;
-
+/* Entries sorted by folder, then numbered prefix, then position: to see
+ * how many numbered runs each folder holds. */
 static int cmp_run(const void *a, const void *b)
 {
-	const entry *x = &sort_job->ents[*(const size_t *)a];
-	const entry *y = &sort_job->ents[*(const size_t *)b];
+	const entry *x = *(const entry *const *)a, *y = *(const entry *const *)b;
 	int c = strcmp(x->reldir, y->reldir);
 
-	return c ? c : strcmp(x->prefix, y->prefix);
+	if (!c)
+		c = strcmp(x->prefix, y->prefix);
+	return c ? c : (x > y) - (x < y);
 }
 
 /* "parent/of/dir" + "/" + name, or name when dir has no parent. */
@@ -420,7 +418,8 @@ static void beside(const char *dir, const char *name, char *buf, size_t size)
  *  - else a frame of its own. */
 static int assign(job *j)
 {
-	size_t *order = malloc((j->n + 1) * sizeof *order), i, k, n_num = 0;
+	entry **order = malloc((j->n + 1) * sizeof *order);
+	size_t i, k, n_num = 0;
 	char anim[8192];
 
 	j->in = calloc(j->n + 1, sizeof *j->in);
@@ -430,7 +429,7 @@ static int assign(job *j)
 		return oom();
 	}
 	for (i = 0; i < j->n; i++) {
-		const entry *e = &j->ents[i];
+		entry *e = &j->ents[i];
 		const dir_meta *m = &j->metas[e->meta];
 		bb_pack_input *in = &j->in[i];
 
@@ -450,30 +449,27 @@ static int assign(job *j)
 			in->pivot_x = m->ox;
 			in->pivot_y = m->oy;
 		} else if (e->prefix) {
-			order[n_num++] = i;
+			order[n_num++] = e;
 		}
 	}
 	if (i < j->n) {
 		free(order);
 		return oom();
 	}
-	sort_job = j;
 	qsort(order, n_num, sizeof *order, cmp_run);
 	for (i = 0; i < n_num; i = k) {
-		const entry *first = &j->ents[order[i]];
 		size_t end = i, runs = 0, r;
 
 		/* [i, end): one folder; count its runs */
-		while (end < n_num && strcmp(j->ents[order[end]].reldir, first->reldir) == 0) {
-			if (end == i || strcmp(j->ents[order[end]].prefix,
-			                       j->ents[order[end - 1]].prefix) != 0)
+		while (end < n_num && strcmp(order[end]->reldir, order[i]->reldir) == 0) {
+			if (end == i || strcmp(order[end]->prefix, order[end - 1]->prefix) != 0)
 				runs++;
 			end++;
 		}
 		for (r = i; r < end; r++) {
-			const entry *e = &j->ents[order[r]];
+			const entry *e = order[r];
 			const dir_meta *m = &j->metas[e->meta];
-			bb_pack_input *in = &j->in[order[r]];
+			bb_pack_input *in = &j->in[e - j->ents];
 
 			if (!e->reldir[0])
 				snprintf(anim, sizeof anim, "%s", e->prefix);
