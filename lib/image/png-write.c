@@ -6,8 +6,8 @@
  *
  * Settings were chosen by measurement on real frames and sheets
  * (scripts/bench png, README "PNG output"): libdeflate beat libpng + zlib
- * at every size, and filter None beat the adaptive filters at the fast
- * levels (transparent surroundings and flat fills compress to runs). */
+ * at every size, and filter None beat the other filters on corpus frames
+ * and sheets at every level. */
 #include "config.h"
 
 #include <libdeflate.h>
@@ -38,9 +38,10 @@ struct bb_png_encoder {
 };
 
 /* The filter a level uses when none is asked for: None at every level.
- * On corpus frames, sample renders and sheet pages every other filter,
- * adaptive included, gave files 4-17 % larger at every level, and took
- * longer (scripts/bench png). */
+ * On corpus frames and sheet pages every other filter, adaptive included,
+ * gave files 10-20 % larger at every level, and took longer; only flat
+ * shaded sample frames did better with Up or adaptive, at levels 1-4
+ * (scripts/bench png, README "PNG output"). */
 static bb_png_filter level_filter(int level)
 {
 	(void)level;

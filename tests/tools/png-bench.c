@@ -13,7 +13,8 @@
  * back with libpng and compared with the input pixels; a mismatch is an
  * error (exit 1).  --all adds every combination (slow); --only TEXT,...
  * keeps the settings whose label contains one of the texts (and the
- * baseline); --min-ms N times each setting for at least N ms (300). */
+ * baseline); --min-ms N times each setting for at least N ms (300);
+ * --pool NAME=SET,SET... also prints those sets taken together. */
 #include "config.h"
 
 #include <png.h>
@@ -26,7 +27,7 @@
 
 #include "bonebake/bonebake.h"
 
-enum { MAX_FRAMES = 4096, MAX_SETS = 16, MAX_PASSES = 15 };
+enum { MAX_FRAMES = 4096, MAX_SETS = 16, MAX_PASSES = 15, MAX_SETTINGS = 512 };
 
 typedef struct frame {
 	const char *set;
@@ -315,6 +316,60 @@ static int settings(setting *tab, int all)
 	return n;
 }
 
+/* The sets named in "NAME=set,set..." taken as one: per setting measured
+ * on all of them, total time over total frames and total bytes. */
+static void print_pool(const char *spec, const char *const *sets, int nsets,
+                       const setting *tab, int ntab,
+                       double (*ms)[MAX_SETTINGS],
+                       size_t (*bytes)[MAX_SETTINGS],
+                       int (*done)[MAX_SETTINGS], const double *mp,
+                       const int *nfr)
+{
+	char buf[512], *eq, *tok, *save = NULL;
+	int in[MAX_SETS] = { 0 }, k, i, n = 0;
+	double pmp = 0, base_ms = 0;
+	size_t base_bytes = 0;
+
+	snprintf(buf, sizeof buf, "%s", spec);
+	eq = strchr(buf, '=');
+	if (!eq)
+		return;
+	*eq = '\0';
+	for (tok = strtok_r(eq + 1, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		for (k = 0; k < nsets; k++)
+			if (strcmp(sets[k], tok) == 0 && !in[k]) {
+				in[k] = 1;
+				n += nfr[k];
+				pmp += mp[k];
+			}
+	if (n == 0)
+		return;
+	printf("%s (pooled: %d frames, %.2f MP)\n", buf, n, pmp);
+	printf("  %-44s %9s %8s %11s %8s %7s\n", "setting", "ms/frame", "MP/s",
+	       "bytes", "speed", "size");
+	for (i = 0; i < ntab; i++) {
+		double t = 0;
+		size_t b = 0;
+		int all = 1;
+
+		for (k = 0; k < nsets; k++)
+			if (in[k]) {
+				all &= done[k][i];
+				t += ms[k][i];
+				b += bytes[k][i];
+			}
+		if (!all)
+			continue;
+		if (i == 0) {
+			base_ms = t;
+			base_bytes = b;
+		}
+		printf("  %-44s %9.3f %8.1f %11zu %7.2fx %6.3fx\n", tab[i].label,
+		       t / n, pmp / (t / 1e3), b, base_ms / t,
+		       (double)b / (double)base_bytes);
+	}
+}
+
 /* 1 when label contains one of the comma-separated texts of `only`. */
 static int matches(const char *label, const char *only)
 {
@@ -330,8 +385,14 @@ static int matches(const char *label, const char *only)
 int main(int argc, char **argv)
 {
 	static frame frames[MAX_FRAMES];
-	static setting tab[512];
-	const char *sets[MAX_SETS];
+	static setting tab[MAX_SETTINGS];
+	/* per set and setting: total ms (one pass), bytes, frames, MP */
+	static double res_ms[MAX_SETS][MAX_SETTINGS];
+	static size_t res_bytes[MAX_SETS][MAX_SETTINGS];
+	static int res_done[MAX_SETS][MAX_SETTINGS];
+	double set_mp[MAX_SETS];
+	int set_n[MAX_SETS];
+	const char *sets[MAX_SETS], *pool = NULL;
 	int nframes = 0, nsets = 0, all = 0, i, k, ntab;
 	const char *only = NULL;
 	double min_ms = 300;
@@ -342,6 +403,10 @@ int main(int argc, char **argv)
 
 		if (strcmp(argv[i], "--all") == 0) {
 			all = 1;
+			continue;
+		}
+		if (strcmp(argv[i], "--pool") == 0 && i + 1 < argc) {
+			pool = argv[++i];
 			continue;
 		}
 		if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
@@ -355,7 +420,8 @@ int main(int argc, char **argv)
 		colon = strchr(argv[i], ':');
 		if (!colon || nframes >= MAX_FRAMES) {
 			fprintf(stderr, "usage: png-bench [--all] [--min-ms N] "
-			        "[--only TEXT,...] LABEL:FILE.png...\n");
+			        "[--only TEXT,...] [--pool NAME=SET,...] "
+			        "LABEL:FILE.png...\n");
 			return 2;
 		}
 		*colon = '\0';
@@ -410,8 +476,16 @@ int main(int argc, char **argv)
 			       ms, mp / n / (ms / 1e3), bytes, base_ms / ms,
 			       (double)bytes / (double)base_bytes);
 			fflush(stdout);
+			res_ms[k][i] = ms * n;
+			res_bytes[k][i] = bytes;
+			res_done[k][i] = 1;
 		}
+		set_mp[k] = mp;
+		set_n[k] = n;
 	}
+	if (pool)
+		print_pool(pool, sets, nsets, tab, ntab, res_ms, res_bytes, res_done,
+		           set_mp, set_n);
 	for (i = 0; i < nframes; i++)
 		bb_image_free(frames[i].img);
 	return 0;
