@@ -9,7 +9,7 @@ BUILD="$ROOT/build"
 JOBS=$(nproc 2>/dev/null || echo 2)
 
 PACKAGES="build-essential autoconf automake libtool pkg-config libcairo2-dev \
-libpng-dev libjansson-dev libexpat1-dev check python3 help2man parallel \
+libpng-dev libdeflate-dev libjansson-dev libexpat1-dev check python3 help2man parallel \
 libwebp-dev libgif-dev zlib1g-dev fonts-dejavu-core"
 # What scripts/test adds: headless Chromium (diff HTML report, the gallery, engine round
 # trips), man (the man page test); nodejs and npm only where no node/npm

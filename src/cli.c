@@ -218,6 +218,28 @@ int cli_parse_int(const char *s, int min, int max, int *out)
 	return 1;
 }
 
+int cli_jobs(int requested)
+{
+	long cpus = requested > 0 ? requested : sysconf(_SC_NPROCESSORS_ONLN);
+
+	return cpus < 1 ? 1 : cpus > 256 ? 256 : (int)cpus;
+}
+
+int cli_parse_png_level(const char *s, bb_png_options *o)
+{
+	int level;
+
+	if (strcmp(s, "fast") == 0)
+		level = 1;
+	else if (strcmp(s, "small") == 0)
+		level = BB_PNG_LEVEL_MAX;
+	else if (!cli_parse_int(s, 0, BB_PNG_LEVEL_MAX, &level))
+		return 0;
+	o->level = level;
+	o->level_set = 1;
+	return 1;
+}
+
 void cli_json_string(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,27 +28,77 @@ static const char help[] =
 	"  --preview webp|gif|apng\n"
 	"                       also DIR/<anim>/<anim>.webp|.gif|.apng, an\n"
 	"                       animated file of the same frames (see preview)\n"
+	"  --png-level N|fast|small\n"
+	"                       PNG compression 0 (none) .. 9 (smallest);\n"
+	"                       fast = 1 (default), small = 9\n"
 	"  -h, --help           this text\n";
+
+enum { O_PNG_LEVEL = 1, MAX_ENCODERS = 256 };
+
+/* PNG encoders the render threads share: a thread takes one for a frame
+ * and gives it back, so there are never more than the threads and each
+ * keeps its buffers from frame to frame. */
+typedef struct enc_pool {
+	pthread_mutex_t lock;
+	bb_png_options opt;
+	bb_png_encoder *idle[MAX_ENCODERS];
+	int n_idle;
+} enc_pool;
+
+static bb_png_encoder *pool_take(enc_pool *p, bb_error *err)
+{
+	bb_png_encoder *e = NULL;
+
+	pthread_mutex_lock(&p->lock);
+	if (p->n_idle > 0)
+		e = p->idle[--p->n_idle];
+	pthread_mutex_unlock(&p->lock);
+	if (!e && bb_png_encoder_new(&p->opt, &e, err) != BB_OK)
+		return NULL;
+	return e;
+}
+
+static void pool_give(enc_pool *p, bb_png_encoder *e)
+{
+	pthread_mutex_lock(&p->lock);
+	if (p->n_idle < MAX_ENCODERS)
+		p->idle[p->n_idle++] = e;
+	else
+		bb_png_encoder_free(e);
+	pthread_mutex_unlock(&p->lock);
+}
+
+static void pool_free(enc_pool *p)
+{
+	while (p->n_idle > 0)
+		bb_png_encoder_free(p->idle[--p->n_idle]);
+	pthread_mutex_destroy(&p->lock);
+}
 
 struct sink_ctx {
 	const outdir *od;
 	const fig_job *job;
+	enc_pool *pool;
 };
 
 static int write_frame(long i, const bb_image *img, void *user)
 {
 	struct sink_ctx *c = user;
 	char rel[FIG_PATH_MAX + FIG_NAME_MAX + 32], path[OUTDIR_PATH_MAX];
+	bb_png_encoder *enc;
 	bb_error err;
+	bb_status st;
 
 	if (cli_interrupted)
 		return 128 + cli_interrupted;    /* stop; main reports it */
 	snprintf(rel, sizeof rel, "%s/%s_%04ld.png", c->job->dir, c->job->prefix, i);
 	if (!outdir_path(c->od, rel, path, sizeof path))
 		return EXIT_IO;
-	if (bb_png_write(path, img, &err) != BB_OK)
+	if (!(enc = pool_take(c->pool, &err)))
 		return cli_fail(&err);
-	return 0;
+	st = bb_png_encoder_write(enc, path, img, &err);
+	pool_give(c->pool, enc);
+	return st == BB_OK ? 0 : cli_fail(&err);
 }
 
 static void write_events(FILE *out, const fig_job *j)
@@ -182,10 +233,12 @@ int cmd_render(int argc, char **argv)
 {
 	static const struct option own[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "png-level", required_argument, NULL, O_PNG_LEVEL },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct option opts[96];
+	enc_pool pool;
 	fig_opts fo;
 	anim_opts ao;
 	pending pend = { 0 };
@@ -200,9 +253,14 @@ int cmd_render(int argc, char **argv)
 	anim_opts_init(&ao);
 	fig_merge_options(own, opts, 96);
 	anim_merge_options(opts, 96, 1);
+	memset(&pool, 0, sizeof pool);
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		if (c == 'o') {
 			outpath = optarg;
+		} else if (c == O_PNG_LEVEL) {
+			if (!cli_parse_png_level(optarg, &pool.opt))
+				return cli_usage_error("render", "--png-level takes 0..9, "
+				                       "fast or small, not '%s'", optarg);
 		} else if (c == 'h') {
 			fputs(help, stdout);
 			fputs(anim_help, stdout);
@@ -224,9 +282,10 @@ int cmd_render(int argc, char **argv)
 		goto out;
 	if ((rc = outdir_open(&od, outpath)) != 0)
 		goto out;
+	pthread_mutex_init(&pool.lock, NULL);
 	figure_progress_start(&progress, "render", &fo, jobs, njobs);
 	for (i = 0; i < njobs && rc == 0; i++) {
-		struct sink_ctx sc = { &od, &jobs[i] };
+		struct sink_ctx sc = { &od, &jobs[i], &pool };
 		char *slash = strchr(jobs[i].dir, '/');
 
 		if (slash) {   /* the armature's folder, once */
@@ -246,6 +305,7 @@ int cmd_render(int argc, char **argv)
 			rc = render_job(&od, &jobs[i], njobs, &fo, &progress, &ao, &pend, &sc);
 	}
 	cli_progress_end(&progress);
+	pool_free(&pool);
 	if (rc == 0)
 		rc = outdir_commit(&od);
 	else

@@ -244,6 +244,7 @@ int cmd_sheet(int argc, char **argv)
 	if ((rc = pack_finish(&po, "sheet")) != 0 ||
 	    (rc = anim_check(&ao, "sheet")) != 0)
 		return rc;
+	po.pack.threads = po.write.threads = cli_jobs(fo.jobs);
 	if ((rc = figure_load(&fig, &fo, argv[optind], "sheet")) != 0 ||
 	    (rc = figure_plan_jobs(&fig, &fo, argv[optind], "sheet", &run.jobs, &run.njobs)) != 0)
 		goto out;

@@ -4,7 +4,7 @@
 #   loaders: model, core, jansson, expat  eval: model, core
 #   raster: eval, image, core, cairo      pack, diff: image, core
 #   frames: raster, eval, model, image, core  batch: core, jansson
-#   image: core, libpng, libwebp, giflib  src: public headers (+ jansson)
+#   image: core, libpng, libdeflate, libwebp, giflib  src: public headers (+ jansson)
 #   output: core, jansson
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -20,6 +20,7 @@ check() {  # FOLDER ALLOWED-PROJECT-PREFIXES ALLOWED-SYSTEM-LIBS
 				case "$inc" in
 				'<cairo'*) echo "$3" | grep -qw cairo || echo "$f: $inc" ;;
 				'<png'*) echo "$3" | grep -qw png || echo "$f: $inc" ;;
+				'<libdeflate'*) echo "$3" | grep -qw libdeflate || echo "$f: $inc" ;;
 				'<jansson'*) echo "$3" | grep -qw jansson || echo "$f: $inc" ;;
 				'<expat'*) echo "$3" | grep -qw expat || echo "$f: $inc" ;;
 				'<webp/'*) echo "$3" | grep -qw webp || echo "$f: $inc" ;;
@@ -36,7 +37,7 @@ check() {  # FOLDER ALLOWED-PROJECT-PREFIXES ALLOWED-SYSTEM-LIBS
 src_headers=$(cd src && ls *.h | tr "\n" " ")
 out=$(
 check lib/core "core bonebake" ""
-check lib/image "core image bonebake" "png webp gif"
+check lib/image "core image bonebake" "png libdeflate webp gif"
 check lib/model "model core bonebake" ""
 check lib/loaders "loaders model core bonebake" "jansson expat"
 check lib/eval "eval model core bonebake" ""

@@ -1,5 +1,6 @@
-/* PNG reading and deterministic writing through libpng.  The only file that
- * includes png.h. */
+/* PNG reading through libpng: the only file that includes png.h.  Common
+ * files take the faster path of lib/image/png-read.c first; writing is
+ * lib/image/png-write.c. */
 #include "config.h"
 
 #include <png.h>
@@ -9,6 +10,7 @@
 
 #include "bonebake/image.h"
 #include "core/util.h"
+#include "image/png-int.h"
 
 /* PNG files larger than this are refused before decoding. */
 #define PNG_MAX_FILE_BYTES ((size_t)512 << 20)
@@ -48,6 +50,16 @@ static void mem_read(png_structp png, png_bytep out, png_size_t n)
 
 bb_status bb_png_read_mem(const void *data, size_t size, const char *name,
                           bb_image **out, bb_error *err)
+{
+	/* the common formats on a faster path; libpng for the rest and for
+	 * every verdict on a damaged file */
+	if (bb__png_read_fast(data, size, out))
+		return BB_OK;
+	return bb__png_read_libpng(data, size, name, out, err);
+}
+
+bb_status bb__png_read_libpng(const void *data, size_t size, const char *name,
+                              bb_image **out, bb_error *err)
 {
 	struct mem_reader rd = { data, size, 0 };
 	struct png_ctx ctx = { "" };
@@ -132,101 +144,6 @@ bb_status bb_png_read(const char *path, bb_image **out, bb_error *err)
 	if (s != BB_OK)
 		return s;
 	s = bb_png_read_mem(data, size, path, out, err);
-	free(data);
-	return s;
-}
-
-struct mem_writer {
-	uint8_t *data;
-	size_t size, cap;
-	int failed;
-};
-
-static void mem_write(png_structp png, png_bytep in, png_size_t n)
-{
-	struct mem_writer *w = png_get_io_ptr(png);
-
-	if (!bb__grow((void **)&w->data, &w->cap, w->size + n, 1)) {
-		w->failed = 1;
-		png_error(png, "out of memory");
-	}
-	memcpy(w->data + w->size, in, n);
-	w->size += n;
-}
-
-static void mem_flush(png_structp png)
-{
-	(void)png;
-}
-
-static bb_status encode(const bb_image *img, int fast, void **data,
-                        size_t *size, bb_error *err)
-{
-	struct mem_writer wr = { NULL, 0, 0, 0 };
-	struct png_ctx ctx = { "" };
-	png_structp png;
-	png_infop info;
-	int y;
-
-	*data = NULL;
-	*size = 0;
-	png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error,
-	                              on_warning);
-	if (!png)
-		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
-	info = png_create_info_struct(png);
-	if (!info) {
-		png_destroy_write_struct(&png, NULL);
-		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
-	}
-	if (setjmp(png_jmpbuf(png))) {
-		png_destroy_write_struct(&png, &info);
-		free(wr.data);
-		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "PNG encode: %s",
-		                    ctx.msg);
-	}
-	png_set_write_fn(png, &wr, mem_write, mem_flush);
-	/* Fixed settings: identical pixels give identical bytes. */
-	png_set_compression_level(png, fast ? 1 : 6);
-	png_set_filter(png, 0, fast ? PNG_FILTER_SUB : PNG_ALL_FILTERS);
-	png_set_IHDR(png, info, (png_uint_32)img->width, (png_uint_32)img->height,
-	             8, PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
-	             PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-	png_write_info(png, info);
-	for (y = 0; y < img->height; y++)
-		png_write_row(png, bb_image_pixel(img, 0, y));
-	png_write_end(png, NULL);
-	png_destroy_write_struct(&png, &info);
-	*data = wr.data;
-	*size = wr.size;
-	return BB_OK;
-}
-
-bb_status bb_png_encode(const bb_image *img, void **data, size_t *size,
-                        bb_error *err)
-{
-	return encode(img, 0, data, size, err);
-}
-
-bb_status bb_png_encode_fast(const bb_image *img, void **data, size_t *size,
-                             bb_error *err)
-{
-	return encode(img, 1, data, size, err);
-}
-
-bb_status bb_png_write(const char *path, const bb_image *img, bb_error *err)
-{
-	void *data;
-	size_t size;
-	bb_status s;
-
-	s = bb_png_encode(img, &data, &size, err);
-	if (s != BB_OK) {
-		if (err)
-			snprintf(err->file, sizeof err->file, "%s", path);
-		return s;
-	}
-	s = bb_file_write_atomic(path, data, size, err);
 	free(data);
 	return s;
 }

@@ -5,6 +5,7 @@ lib_libbonebake_core_la_SOURCES += \
 	lib/pack/maxrects.c \
 	lib/pack/layout.c \
 	lib/pack/compose.c \
+	lib/pack/parallel.c \
 	lib/pack/sheet.c \
 	lib/pack/files.c \
 	lib/pack/write-json.c \
@@ -38,8 +39,8 @@ tests_tools_gen_sprites_LDADD = lib/libbonebake-core.la -lm
 tests_tools_pack_verify_SOURCES = tests/tools/pack-verify.c
 tests_tools_pack_verify_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 tests_tools_pack_verify_LDADD = lib/libbonebake-core.la $(JANSSON_LIBS) -lm
-TESTS += tests/cli/pack.sh tests/cli/pack-verify.sh
-EXTRA_DIST += tests/cli/pack.sh tests/cli/pack-verify.sh
+TESTS += tests/cli/pack.sh tests/cli/pack-verify.sh tests/cli/pack-folders.sh
+EXTRA_DIST += tests/cli/pack.sh tests/cli/pack-verify.sh tests/cli/pack-folders.sh
 
 check_PROGRAMS += tests/unit/check-pack-meta
 tests_unit_check_pack_meta_SOURCES = tests/unit/check-pack-meta.c \

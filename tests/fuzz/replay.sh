@@ -10,5 +10,8 @@ n=$(printf '%s' "$out" | sed -n 's/^replayed \([0-9]*\) inputs$/\1/p')
 out=$("$top_builddir/tests/fuzz/fuzz-forge" "$top_srcdir/tests/fuzz/corpus/forge" 2>&1) ||
 	fail "forge fuzz replay failed: $out"
 printf 'forge: %s\n' "$out"
-checks=2
+out=$("$top_builddir/tests/fuzz/fuzz-png" "$top_srcdir/samples" \
+	"$top_srcdir/tests/ref/images" 2>&1) || fail "png fuzz replay failed: $out"
+printf 'png: %s\n' "$out"
+checks=3
 pass
