@@ -53,46 +53,12 @@ int diff_exit_code(const struct diff_run *run)
 
 int diff_write_atomic(const char *path, const void *data, size_t size)
 {
-	size_t n = strlen(path);
-	char *tmp = malloc(n + 16);
-	const char *p = data;
-	int fd, e;
+	bb_error err;
 
-	if (!tmp)
-		return -1;
-	memcpy(tmp, path, n);
-	memcpy(tmp + n, ".tmp-XXXXXX", 12);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		fprintf(stderr, "bonebake: %s: cannot create: %s\n", path,
-		        strerror(errno));
-		free(tmp);
+	if (bb_file_write_atomic(path, data, size, &err) != BB_OK) {
+		cli_fail(&err);
 		return -1;
 	}
-	fchmod(fd, 0644);
-	while (size > 0) {
-		ssize_t w = write(fd, p, size);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			break;
-		p += w;
-		size -= (size_t)w;
-	}
-	e = size > 0 ? errno : 0;
-	if (close(fd) != 0 && !e)
-		e = errno;
-	if (!e && rename(tmp, path) != 0)
-		e = errno;
-	if (e) {
-		fprintf(stderr, "bonebake: %s: cannot write: %s\n", path,
-		        strerror(e));
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	free(tmp);
 	return 0;
 }
 

@@ -39,20 +39,20 @@ char *diff_join(const char *dir, const char *rel)
 
 int diff_mkdirs_for(const char *path)
 {
-	char *buf = strdup(path), *p;
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	bb_error err;
 	int rc = 0;
 
-	if (!buf)
+	if (!slash || slash == path)
+		return 0;
+	if (!(dir = strndup(path, (size_t)(slash - path))))
 		return -1;
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-			rc = -1;
-		*p = '/';
+	if (bb_mkdirs(dir, NULL, &err) != BB_OK) {
+		cli_fail(&err);
+		rc = -1;
 	}
-	free(buf);
+	free(dir);
 	return rc;
 }
 
