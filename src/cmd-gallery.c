@@ -83,7 +83,7 @@ static int scan(struct gallery *g, const char *dir, const char *label, int depth
 		memset(a, 0, sizeof *a);
 		snprintf(a->dir, sizeof a->dir, "%s", dir);
 		snprintf(a->label, sizeof a->label, "%s", label);
-		if (bb_frames_json_read(path, &a->info, &err) != BB_OK)
+		if (bb_frames_json_read(path, 0, &a->info, &err) != BB_OK)
 			return cli_fail(&err);
 		g->n++;
 		return 0;     /* an animation folder holds no further animations */

@@ -4,7 +4,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <jansson.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +40,7 @@ static const char help[] =
 	"  -h, --help           this text\n"
 	"\n";
 
-enum { O_FPS = 1, O_STATS, MAX_DEPTH = 4, MAX_FRAMES_JSON = 16 << 20 };
+enum { O_FPS = 1, O_STATS, MAX_DEPTH = 4 };
 
 /* What a folder's frames.json says. */
 typedef struct dir_meta {
@@ -112,19 +111,14 @@ static int oom(void)
 	return EXIT_INTERNAL;
 }
 
-static int bad_meta(const char *path, const char *what)
-{
-	fprintf(stderr, "bonebake: %s: %s\n", path, what);
-	return EXIT_INPUT;
-}
-
-/* Reads dir/frames.json into m when present. */
+/* Reads dir/frames.json into m when present (bonebake/output.h: fields
+ * other tools may leave out are optional here). */
 static int read_meta(const char *dir, dir_meta *m)
 {
 	char path[4200];
-	json_t *root, *v, *frames;
-	json_error_t je;
+	bb_frames_json *f = NULL;
 	struct stat st;
+	bb_error err;
 	size_t i;
 
 	memset(m, 0, sizeof *m);
@@ -135,60 +129,30 @@ static int read_meta(const char *dir, dir_meta *m)
 	snprintf(path, sizeof path, "%s/frames.json", dir);
 	if (stat(path, &st) != 0)
 		return 0;
-	if (st.st_size > MAX_FRAMES_JSON)
-		return bad_meta(path, "larger than 16 MiB");
-	root = json_load_file(path, 0, &je);
-	if (!root) {
-		fprintf(stderr, "bonebake: %s:%d: %s\n", path, je.line, je.text);
-		return EXIT_INPUT;
-	}
-	if (!json_is_object(root)) {
-		json_decref(root);
-		return bad_meta(path, "not a JSON object");
-	}
-	if ((v = json_object_get(root, "animation")) && json_is_string(v) &&
-	    json_string_value(v)[0])
-		m->anim = strdup(json_string_value(v));
-	if ((v = json_object_get(root, "fps")) && json_is_number(v))
-		m->fps = json_number_value(v);
-	if ((v = json_object_get(root, "loop")) && json_is_boolean(v))
-		m->loop = json_is_true(v);
-	if ((v = json_object_get(root, "origin")) && json_is_object(v) &&
-	    json_is_number(json_object_get(v, "x")) &&
-	    json_is_number(json_object_get(v, "y"))) {
-		m->has_origin = 1;
-		m->ox = json_number_value(json_object_get(v, "x"));
-		m->oy = json_number_value(json_object_get(v, "y"));
-	}
-	frames = json_object_get(root, "frames");
-	if (m->fps < 0 || m->fps > 1000 || (frames && !json_is_array(frames))) {
-		json_decref(root);
-		return bad_meta(path, "fps outside 0..1000 or frames not an array");
-	}
-	m->n = frames ? json_array_size(frames) : 0;
+	if (bb_frames_json_read(path, BB_FRAMES_JSON_PARTIAL, &f, &err) != BB_OK)
+		return cli_fail(&err);
+	if (f->animation[0] && !(m->anim = strdup(f->animation)))
+		goto nomem;
+	m->fps = f->fps;
+	m->loop = f->loop;
+	m->has_origin = f->has_origin;
+	m->ox = f->origin_x;
+	m->oy = f->origin_y;
+	m->n = f->n_frames;
 	m->files = calloc(m->n + 1, sizeof *m->files);
 	m->times = calloc(m->n + 1, sizeof *m->times);
-	if (!m->files || !m->times) {
-		json_decref(root);
-		return oom();
-	}
+	if (!m->files || !m->times)
+		goto nomem;
 	for (i = 0; i < m->n; i++) {
-		json_t *fr = json_array_get(frames, i);
-		json_t *file = json_object_get(fr, "file"), *t = json_object_get(fr, "time");
-
-		if (!json_is_string(file)) {
-			json_decref(root);
-			return bad_meta(path, "a frame without a \"file\" string");
-		}
-		m->files[i] = strdup(json_string_value(file));
-		m->times[i] = json_is_number(t) ? json_number_value(t) : -1;
-		if (!m->files[i]) {
-			json_decref(root);
-			return oom();
-		}
+		if (!(m->files[i] = strdup(f->frames[i].file)))
+			goto nomem;
+		m->times[i] = f->frames[i].time;
 	}
-	json_decref(root);
+	bb_frames_json_free(f);
 	return 0;
+nomem:
+	bb_frames_json_free(f);
+	return oom();
 }
 
 /* The frames.json of dir, read once; *out is its index in j->metas. */

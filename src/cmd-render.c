@@ -101,90 +101,75 @@ static int write_frame(long i, const bb_image *img, void *user)
 	return st == BB_OK ? 0 : cli_fail(&err);
 }
 
-static void write_events(FILE *out, const fig_job *j)
-{
-	int n = bb_model_event_count(j->model, j->scene.armature, j->scene.anim), i;
-
-	fprintf(out, "  \"events\": [");
-	for (i = 0; i < n; i++) {
-		bb_event_info e;
-
-		bb_model_event(j->model, j->scene.armature, j->scene.anim, i, &e);
-		fprintf(out, "%s\n    { \"name\": ", i ? "," : "");
-		cli_json_string(out, e.name);
-		e.time = bb_plan_figure_time(&j->plan, e.time);
-		fprintf(out, ", \"kind\": \"%s\", \"time\": %.17g, \"frame\": %ld", e.kind,
-		        e.time, bb_plan_event_frame(&j->plan, e.time));
-		if (e.data) {
-			fprintf(out, ", \"data\": ");
-			cli_json_string(out, e.data);
-		}
-		fprintf(out, " }");
-	}
-	fprintf(out, "%s],\n", n ? "\n  " : "");
-}
-
+/* The job's frames.json (bonebake/output.h), written atomically. */
 static int write_frames_json(const outdir *od, const fig_job *j,
                              const fig_opts *o, const char *preview)
 {
-	const bb_plan *fa = &j->plan;
-	char rel[FIG_PATH_MAX + 32], path[OUTDIR_PATH_MAX], tmp[OUTDIR_PATH_MAX + 8];
+	const bb_plan *p = &j->plan;
+	int nev = bb_model_event_count(j->model, j->scene.armature, j->scene.anim);
+	char rel[FIG_PATH_MAX + 32], path[OUTDIR_PATH_MAX];
+	bb_frames_json f;
 	bb_armature_info ai;
-	FILE *out;
-	long i;
+	bb_error err;
+	int i, rc = 0;
+	long k;
 
-	snprintf(rel, sizeof rel, "%s/frames.json", j->dir);
-	outdir_path(od, rel, path, sizeof path);
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	out = fopen(tmp, "w");
-	if (!out) {
-		fprintf(stderr, "bonebake: %s: %s\n", path, strerror(errno));
-		return EXIT_IO;
-	}
+	memset(&f, 0, sizeof f);
 	bb_model_armature_info(j->model, j->scene.armature, &ai);
-	fprintf(out, "{\n  \"animation\": ");
-	cli_json_string(out, fa->info.name);
-	fprintf(out, ",\n  \"armature\": ");
-	cli_json_string(out, ai.name ? ai.name : "");
-	fprintf(out, ",\n  \"fps\": %.17g,\n  \"loop\": %s,\n  \"duration\": %.17g,\n",
-	        fa->fps, fa->info.loop ? "true" : "false", fa->info.duration);
-	fprintf(out, "  \"scale\": %.17g,\n", o->scale);
-	fprintf(out, "  \"canvas\": { \"width\": %d, \"height\": %d },\n", fa->width,
-	        fa->height);
-	fprintf(out, "  \"origin\": { \"x\": %.17g, \"y\": %.17g },\n",
-	        fa->view.origin_x, fa->view.origin_y);
-	if (o->overlay) {
-		fprintf(out, "  \"overlay\": { \"animation\": ");
-		cli_json_string(out, o->overlay);
-		fprintf(out, ", \"start\": %.17g },\n", o->overlay_at);
+	f.animation = (char *)p->info.name;
+	f.armature = (char *)(ai.name ? ai.name : "");
+	f.fps = p->fps;
+	f.loop = p->info.loop;
+	f.duration = p->info.duration;
+	f.scale = o->scale;
+	f.width = p->width;
+	f.height = p->height;
+	f.origin_x = p->view.origin_x;
+	f.origin_y = p->view.origin_y;
+	f.overlay.animation = (char *)o->overlay;
+	f.overlay.start = o->overlay_at;
+	f.face.animation = (char *)o->face;
+	f.face.start = o->face_at;
+	f.preview = (char *)preview;
+	f.events = calloc((size_t)nev + 1, sizeof *f.events);
+	f.frames = calloc((size_t)p->frames, sizeof *f.frames);
+	if (!f.events || !f.frames) {
+		rc = EXIT_INTERNAL;
+		goto out;
 	}
-	if (o->face) {
-		fprintf(out, "  \"face\": { \"animation\": ");
-		cli_json_string(out, o->face);
-		fprintf(out, ", \"start\": %.17g },\n", o->face_at);
+	for (i = 0; i < nev; i++) {
+		bb_event_info e;
+
+		bb_model_event(j->model, j->scene.armature, j->scene.anim, i, &e);
+		f.events[i].name = (char *)e.name;
+		f.events[i].kind = (char *)e.kind;
+		f.events[i].data = (char *)e.data;
+		f.events[i].time = bb_plan_figure_time(p, e.time);
+		f.events[i].frame = bb_plan_event_frame(p, f.events[i].time);
 	}
-	if (preview) {
-		fprintf(out, "  \"preview\": ");
-		cli_json_string(out, preview);
-		fprintf(out, ",\n");
-	}
-	write_events(out, j);
-	fprintf(out, "  \"frames\": [\n");
-	for (i = 0; i < fa->frames; i++) {
+	f.n_events = (size_t)nev;
+	for (k = 0; k < p->frames; k++) {
 		char file[FIG_NAME_MAX + 32];
 
-		snprintf(file, sizeof file, "%s_%04ld.png", j->prefix, i);
-		fprintf(out, "    { \"file\": ");
-		cli_json_string(out, file);
-		fprintf(out, ", \"time\": %.17g }%s\n", bb_plan_frame_time(fa, i),
-		        i + 1 < fa->frames ? "," : "");
+		snprintf(file, sizeof file, "%s_%04ld.png", j->prefix, k);
+		if (!(f.frames[k].file = strdup(file))) {
+			rc = EXIT_INTERNAL;
+			goto out;
+		}
+		f.frames[k].time = bb_plan_frame_time(p, k);
+		f.n_frames = (size_t)k + 1;
 	}
-	fprintf(out, "  ]\n}\n");
-	if (fclose(out) != 0 || rename(tmp, path) != 0) {
-		fprintf(stderr, "bonebake: %s: %s\n", path, strerror(errno));
-		return EXIT_IO;
-	}
-	return 0;
+	snprintf(rel, sizeof rel, "%s/frames.json", j->dir);
+	if (!outdir_path(od, rel, path, sizeof path))
+		rc = EXIT_IO;
+	else if (bb_frames_json_write(path, &f, &err) != BB_OK)
+		rc = cli_fail(&err);
+out:
+	for (k = 0; f.frames && k < (long)f.n_frames; k++)
+		free(f.frames[k].file);
+	free(f.frames);
+	free(f.events);
+	return rc;
 }
 
 /* Frames, and the preview and contact sheet when asked, of one job. */

@@ -134,3 +134,62 @@ tests_tools_fault_rename_la_LDFLAGS = -module -avoid-version -shared -rpath /now
 tests_tools_fault_rename_la_LIBADD = -ldl
 TESTS += tests/cli/interrupt.sh
 EXTRA_DIST += tests/cli/interrupt.sh
+
+# diff, PNG, pack
+check_PROGRAMS += tests/unit/check-diff tests/cli/diff-mkpng
+tests_unit_check_diff_SOURCES = tests/unit/check-diff.c
+tests_unit_check_diff_CFLAGS = $(CHECK_TEST_CFLAGS)
+tests_unit_check_diff_LDADD = $(CHECK_TEST_LIBS)
+tests_cli_diff_mkpng_SOURCES = tests/cli/diff-mkpng.c
+tests_cli_diff_mkpng_LDADD = lib/libbonebake-core.la -lm
+
+TESTS += tests/unit/check-diff tests/cli/diff.sh tests/cli/diff-folders.sh \
+	tests/cli/diff-html.sh tests/cli/diff-pixelmatch.sh
+EXTRA_DIST += tests/cli/diff.sh tests/cli/diff-folders.sh \
+	tests/cli/diff-html.sh tests/cli/diff-pixelmatch.sh
+
+# scripts/bench png: encoder settings against libpng's simplified API
+# (links libpng and zlib itself for the baselines)
+check_PROGRAMS += tests/tools/png-bench
+tests_tools_png_bench_SOURCES = tests/tools/png-bench.c
+tests_tools_png_bench_CFLAGS = $(AM_CFLAGS) $(PNG_CFLAGS)
+tests_tools_png_bench_LDADD = lib/libbonebake-core.la $(PNG_LIBS) -lz -lm
+
+# The encoder's unit tests
+check_PROGRAMS += tests/unit/check-png
+tests_unit_check_png_SOURCES = tests/unit/check-png.c
+tests_unit_check_png_CFLAGS = $(CHECK_TEST_CFLAGS) $(LIBDEFLATE_CFLAGS)
+tests_unit_check_png_LDADD = $(CHECK_TEST_LIBS) $(LIBDEFLATE_LIBS)
+TESTS += tests/unit/check-png tests/cli/png-level.sh
+EXTRA_DIST += tests/cli/png-level.sh
+
+# PNG reading: the fast path against libpng, replayed on PNG files
+check_PROGRAMS += tests/fuzz/fuzz-png
+tests_fuzz_fuzz_png_SOURCES = tests/fuzz/fuzz-png.c tests/fuzz/replay-main.c
+tests_fuzz_fuzz_png_LDADD = lib/libbonebake-core.la -lm
+
+# Tests
+check_PROGRAMS += tests/unit/check-pack
+tests_unit_check_pack_SOURCES = tests/unit/check-pack.c \
+	tests/unit/pack-fixtures.c tests/unit/pack-fixtures.h
+tests_unit_check_pack_CFLAGS = $(CHECK_TEST_CFLAGS)
+tests_unit_check_pack_LDADD = $(CHECK_TEST_LIBS)
+TESTS += tests/unit/check-pack
+
+# Sprites for the CLI tests and scripts/bench-pack, and the reference
+# check of written sheets
+check_PROGRAMS += tests/tools/gen-sprites tests/tools/pack-verify
+tests_tools_gen_sprites_SOURCES = tests/tools/gen-sprites.c
+tests_tools_gen_sprites_LDADD = lib/libbonebake-core.la -lm
+tests_tools_pack_verify_SOURCES = tests/tools/pack-verify.c
+tests_tools_pack_verify_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+tests_tools_pack_verify_LDADD = lib/libbonebake-core.la $(JANSSON_LIBS) -lm
+TESTS += tests/cli/pack.sh tests/cli/pack-verify.sh tests/cli/pack-folders.sh
+EXTRA_DIST += tests/cli/pack.sh tests/cli/pack-verify.sh tests/cli/pack-folders.sh
+
+check_PROGRAMS += tests/unit/check-pack-meta
+tests_unit_check_pack_meta_SOURCES = tests/unit/check-pack-meta.c \
+	tests/unit/pack-fixtures.c tests/unit/pack-fixtures.h
+tests_unit_check_pack_meta_CFLAGS = $(CHECK_TEST_CFLAGS)
+tests_unit_check_pack_meta_LDADD = $(CHECK_TEST_LIBS) $(JANSSON_LIBS)
+TESTS += tests/unit/check-pack-meta

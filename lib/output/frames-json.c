@@ -4,6 +4,7 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,14 +58,17 @@ static int safe_file(const char *s)
 	       strcmp(s, "..") != 0;
 }
 
-static bb_status read_frames(json_t *root, const char *path, bb_frames_json *f,
-                             bb_error *err)
+static bb_status read_frames(json_t *root, const char *path, unsigned flags,
+                             bb_frames_json *f, bb_error *err)
 {
 	json_t *a = json_object_get(root, "frames");
 	char field[64];
 	size_t i;
 
-	if (!json_is_array(a) || json_array_size(a) == 0)
+	if (!a && (flags & BB_FRAMES_JSON_PARTIAL))
+		return BB_OK;
+	if (!json_is_array(a) || (json_array_size(a) == 0 &&
+	                          !(flags & BB_FRAMES_JSON_PARTIAL)))
 		return field_error(err, path, "frames", "expected a non-empty array");
 	if (json_array_size(a) > MAX_ITEMS)
 		return bb_error_set(err, BB_ERR_LIMIT, path, "frames", "%zu frames "
@@ -119,10 +123,13 @@ static bb_status read_events(json_t *root, const char *path, bb_frames_json *f,
 			return field_error(err, path, field, "expected an object");
 		ev->name = get_string(e, "name", &ok);
 		ev->kind = ok > 0 ? get_string(e, "kind", &ok) : NULL;
+		if (ok > 0 && json_object_get(e, "data"))
+			ev->data = get_string(e, "data", &ok);
 		if (ok < 0)
 			return bb_error_set(err, BB_ERR_NOMEM, path, NULL, "out of memory");
 		if (!ok)
-			return field_error(err, path, field, "name and kind must be strings");
+			return field_error(err, path, field, "name, kind and data must be "
+			                   "strings");
 		snprintf(field, sizeof field, "events[%zu].time", i);
 		if (!get_number(e, "time", -1e9, 1e9, 0, &ev->time))
 			return field_error(err, path, field, "expected a number");
@@ -135,9 +142,28 @@ static bb_status read_events(json_t *root, const char *path, bb_frames_json *f,
 	return BB_OK;
 }
 
-static bb_status read_root(json_t *root, const char *path, bb_frames_json *f,
-                           bb_error *err)
+/* overlay / face: { "animation", "start" }, optional. */
+static bb_status read_layer(json_t *root, const char *key, const char *path,
+                            bb_frames_json_layer *l, bb_error *err)
 {
+	json_t *o = json_object_get(root, key), *a;
+
+	if (!o)
+		return BB_OK;
+	a = json_object_get(o, "animation");
+	if (!json_is_object(o) || !json_is_string(a) ||
+	    !get_number(o, "start", 0, 1e9, 0, &l->start))
+		return field_error(err, path, key, "expected { \"animation\": name, "
+		                   "\"start\": seconds }");
+	if (!(l->animation = bb__strdup(json_string_value(a))))
+		return bb_error_set(err, BB_ERR_NOMEM, path, NULL, "out of memory");
+	return BB_OK;
+}
+
+static bb_status read_root(json_t *root, const char *path, unsigned flags,
+                           bb_frames_json *f, bb_error *err)
+{
+	int partial = (flags & BB_FRAMES_JSON_PARTIAL) != 0;
 	json_t *canvas = json_object_get(root, "canvas"), *origin, *loop;
 	double w, h;
 	int ok = 1;
@@ -153,7 +179,7 @@ static bb_status read_root(json_t *root, const char *path, bb_frames_json *f,
 	if (!ok)
 		return field_error(err, path, f->animation ? "armature" : "animation",
 		                   "expected a string");
-	if (!json_object_get(root, "fps") ||
+	if ((!partial && !json_object_get(root, "fps")) ||
 	    !get_number(root, "fps", 1e-9, 1000, 0, &f->fps))
 		return field_error(err, path, "fps", "expected a number in (0, 1000]");
 	loop = json_object_get(root, "loop");
@@ -164,7 +190,9 @@ static bb_status read_root(json_t *root, const char *path, bb_frames_json *f,
 		return field_error(err, path, "duration", "expected a number >= 0");
 	if (!get_number(root, "scale", 1e-9, 1e6, 1, &f->scale))
 		return field_error(err, path, "scale", "expected a number > 0");
-	if (!json_is_object(canvas) ||
+	if (partial && !canvas)
+		w = h = 0;
+	else if (!json_is_object(canvas) ||
 	    !json_object_get(canvas, "width") || !json_object_get(canvas, "height") ||
 	    !get_number(canvas, "width", 1, BB_IMAGE_MAX_SIDE, 0, &w) ||
 	    !get_number(canvas, "height", 1, BB_IMAGE_MAX_SIDE, 0, &h) ||
@@ -178,12 +206,23 @@ static bb_status read_root(json_t *root, const char *path, bb_frames_json *f,
 	               !get_number(origin, "x", -1e9, 1e9, 0, &f->origin_x) ||
 	               !get_number(origin, "y", -1e9, 1e9, 0, &f->origin_y)))
 		return field_error(err, path, "origin", "expected { \"x\", \"y\" } numbers");
-	if ((s = read_frames(root, path, f, err)) != BB_OK)
+	f->has_origin = origin != NULL;
+	if (json_object_get(root, "preview")) {
+		f->preview = get_string(root, "preview", &ok);
+		if (ok < 0)
+			return bb_error_set(err, BB_ERR_NOMEM, path, NULL, "out of memory");
+		if (!ok || !safe_file(f->preview))
+			return field_error(err, path, "preview", "expected a plain file name");
+	}
+	if ((s = read_layer(root, "overlay", path, &f->overlay, err)) != BB_OK ||
+	    (s = read_layer(root, "face", path, &f->face, err)) != BB_OK ||
+	    (s = read_frames(root, path, flags, f, err)) != BB_OK)
 		return s;
 	return read_events(root, path, f, err);
 }
 
-bb_status bb_frames_json_read(const char *path, bb_frames_json **out, bb_error *err)
+bb_status bb_frames_json_read(const char *path, unsigned flags,
+                              bb_frames_json **out, bb_error *err)
 {
 	json_error_t je;
 	json_t *root;
@@ -209,7 +248,7 @@ bb_status bb_frames_json_read(const char *path, bb_frames_json **out, bb_error *
 		json_decref(root);
 		return bb_error_set(err, BB_ERR_NOMEM, path, NULL, "out of memory");
 	}
-	s = read_root(root, path, *out, err);
+	s = read_root(root, path, flags, *out, err);
 	json_decref(root);
 	if (s != BB_OK) {
 		bb_frames_json_free(*out);
@@ -229,10 +268,115 @@ void bb_frames_json_free(bb_frames_json *f)
 	for (i = 0; i < f->n_events; i++) {
 		free(f->events[i].name);
 		free(f->events[i].kind);
+		free(f->events[i].data);
 	}
+	free(f->overlay.animation);
+	free(f->face.animation);
+	free(f->preview);
 	free(f->frames);
 	free(f->events);
 	free(f->animation);
 	free(f->armature);
 	free(f);
+}
+
+/* ---- writing ----------------------------------------------------------- */
+
+static void str(FILE *o, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	fputc('"', o);
+	for (; *p; p++) {
+		switch (*p) {
+		case '"': fputs("\\\"", o); break;
+		case '\\': fputs("\\\\", o); break;
+		case '\n': fputs("\\n", o); break;
+		case '\r': fputs("\\r", o); break;
+		case '\t': fputs("\\t", o); break;
+		default:
+			if (*p < 0x20)
+				fprintf(o, "\\u%04x", *p);
+			else
+				fputc(*p, o);
+		}
+	}
+	fputc('"', o);
+}
+
+static void layer(FILE *o, const char *key, const bb_frames_json_layer *l)
+{
+	if (!l->animation)
+		return;
+	fprintf(o, "  \"%s\": { \"animation\": ", key);
+	str(o, l->animation);
+	fprintf(o, ", \"start\": %.17g },\n", l->start);
+}
+
+static void emit(FILE *o, const bb_frames_json *f)
+{
+	size_t i;
+
+	fprintf(o, "{\n  \"animation\": ");
+	str(o, f->animation ? f->animation : "");
+	fprintf(o, ",\n  \"armature\": ");
+	str(o, f->armature ? f->armature : "");
+	fprintf(o, ",\n  \"fps\": %.17g,\n  \"loop\": %s,\n  \"duration\": %.17g,\n",
+	        f->fps, f->loop ? "true" : "false", f->duration);
+	fprintf(o, "  \"scale\": %.17g,\n", f->scale);
+	fprintf(o, "  \"canvas\": { \"width\": %d, \"height\": %d },\n", f->width,
+	        f->height);
+	fprintf(o, "  \"origin\": { \"x\": %.17g, \"y\": %.17g },\n", f->origin_x,
+	        f->origin_y);
+	layer(o, "overlay", &f->overlay);
+	layer(o, "face", &f->face);
+	if (f->preview) {
+		fprintf(o, "  \"preview\": ");
+		str(o, f->preview);
+		fprintf(o, ",\n");
+	}
+	fprintf(o, "  \"events\": [");
+	for (i = 0; i < f->n_events; i++) {
+		const bb_frames_json_event *e = &f->events[i];
+
+		fprintf(o, "%s\n    { \"name\": ", i ? "," : "");
+		str(o, e->name ? e->name : "");
+		fprintf(o, ", \"kind\": ");
+		str(o, e->kind ? e->kind : "");
+		fprintf(o, ", \"time\": %.17g, \"frame\": %ld", e->time, e->frame);
+		if (e->data) {
+			fprintf(o, ", \"data\": ");
+			str(o, e->data);
+		}
+		fprintf(o, " }");
+	}
+	fprintf(o, "%s],\n", f->n_events ? "\n  " : "");
+	fprintf(o, "  \"frames\": [\n");
+	for (i = 0; i < f->n_frames; i++) {
+		fprintf(o, "    { \"file\": ");
+		str(o, f->frames[i].file ? f->frames[i].file : "");
+		fprintf(o, ", \"time\": %.17g }%s\n", f->frames[i].time,
+		        i + 1 < f->n_frames ? "," : "");
+	}
+	fprintf(o, "  ]\n}\n");
+}
+
+bb_status bb_frames_json_write(const char *path, const bb_frames_json *f,
+                               bb_error *err)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *o = open_memstream(&buf, &size);
+	bb_status s;
+
+	if (!o)
+		return bb_error_set(err, BB_ERR_NOMEM, path, NULL, "out of memory");
+	emit(o, f);
+	if (fclose(o) != 0) {
+		free(buf);
+		return bb_error_set(err, BB_ERR_NOMEM, path, NULL, "out of memory");
+	}
+	s = bb_file_write_atomic(path, buf, size, err);
+	free(buf);
+	return s;
 }

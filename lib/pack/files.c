@@ -459,77 +459,24 @@ bb_status bb_sheet_encode(const bb_sheet *s, const bb_sheet_write_options *o,
 /* ------------------------------------------------------------------ */
 /* Writing */
 
-static bb_status write_temp(const char *path, const bb_sheet_file *f,
-                            char *tmp, size_t tmp_size, bb_error *err)
-{
-	FILE *fp;
-	int fd;
-
-	if (snprintf(tmp, tmp_size, "%s.tmp-XXXXXX", path) >= (int)tmp_size)
-		return bb_error_set(err, BB_ERR_IO, path, NULL, "path too long");
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		tmp[0] = '\0';
-		return bb_error_set(err, BB_ERR_IO, path, NULL, "cannot create: %s",
-		                    strerror(errno));
-	}
-	fchmod(fd, 0644);
-	fp = fdopen(fd, "wb");
-	if (!fp) {
-		close(fd);
-		return bb_error_set(err, BB_ERR_IO, path, NULL, "cannot open: %s",
-		                    strerror(errno));
-	}
-	if ((f->size && fwrite(f->data, 1, f->size, fp) != f->size) ||
-	    fflush(fp) != 0) {
-		int e = errno;
-
-		fclose(fp);
-		return bb_error_set(err, BB_ERR_IO, path, NULL, "write failed: %s",
-		                    strerror(e));
-	}
-	if (fclose(fp) != 0)
-		return bb_error_set(err, BB_ERR_IO, path, NULL, "write failed: %s",
-		                    strerror(errno));
-	return BB_OK;
-}
-
 bb_status bb_sheet_files_write(const bb_sheet_files *f, const char *dir,
                                bb_error *err)
 {
-	enum { PATH_MAX_LEN = 4096 };
-	char (*tmp)[PATH_MAX_LEN] = bb__calloc(f->n, sizeof *tmp);
-	char path[PATH_MAX_LEN];
-	size_t i, k, renamed = 0;
+	char path[4096];
+	size_t i, k;
 	bb_status st = BB_OK;
 
-	if (!tmp)
-		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
 	for (i = 0; i < f->n && st == BB_OK; i++) {
 		if (!bb__path_join(path, sizeof path, dir, f->files[i].name))
 			st = bb_error_set(err, BB_ERR_IO, f->files[i].name, NULL,
 			                  "path too long");
 		else
-			st = write_temp(path, &f->files[i], tmp[i], sizeof tmp[i], err);
+			st = bb_file_write_atomic(path, f->files[i].data, f->files[i].size,
+			                          err);
 	}
-	for (i = 0; i < f->n && st == BB_OK; i++) {
-		bb__path_join(path, sizeof path, dir, f->files[i].name);
-		if (rename(tmp[i], path) != 0) {
-			st = bb_error_set(err, BB_ERR_IO, path, NULL, "cannot write: %s",
-			                  strerror(errno));
-			break;
-		}
-		tmp[i][0] = '\0';
-		renamed++;
-	}
-	if (st != BB_OK) {
-		for (k = 0; k < f->n; k++)
-			if (tmp[k][0])
-				unlink(tmp[k]);
-		for (k = 0; k < renamed; k++)
+	if (st != BB_OK)     /* none of the new files stays behind */
+		for (k = 0; k + 1 < i; k++)
 			if (bb__path_join(path, sizeof path, dir, f->files[k].name))
 				unlink(path);
-	}
-	free(tmp);
 	return st;
 }

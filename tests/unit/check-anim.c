@@ -392,7 +392,7 @@ START_TEST(frames_json)
 	           " \"events\": [ { \"name\": \"step\", \"kind\": \"event\", \"time\":"
 	           " 0.25, \"frame\": 6 } ], \"frames\": [ { \"file\": \"walk_0000.png\","
 	           " \"time\": 0 }, { \"file\": \"walk_0001.png\", \"time\": 0.0417 } ] }");
-	ck_assert_int_eq(bb_frames_json_read(path, &fi, &err), BB_OK);
+	ck_assert_int_eq(bb_frames_json_read(path, 0, &fi, &err), BB_OK);
 	ck_assert_str_eq(fi->animation, "walk");
 	ck_assert_str_eq(fi->armature, "hero");
 	ck_assert_double_eq(fi->fps, 24);
@@ -409,18 +409,80 @@ START_TEST(frames_json)
 	/* a path in a file name, a missing fps, bad JSON */
 	write_text(path, "{ \"fps\": 24, \"canvas\": { \"width\": 30, \"height\": 40 },"
 	           " \"frames\": [ { \"file\": \"a.png\" }, { \"file\": \"../b.png\" } ] }");
-	ck_assert_int_eq(bb_frames_json_read(path, &fi, &err), BB_ERR_INPUT);
+	ck_assert_int_eq(bb_frames_json_read(path, 0, &fi, &err), BB_ERR_INPUT);
 	ck_assert_ptr_null(fi);
 	ck_assert_str_eq(err.path, "frames[1].file");
 	write_text(path, "{ \"canvas\": { \"width\": 30, \"height\": 40 },"
 	           " \"frames\": [ { \"file\": \"a.png\" } ] }");
-	ck_assert_int_eq(bb_frames_json_read(path, &fi, &err), BB_ERR_INPUT);
+	ck_assert_int_eq(bb_frames_json_read(path, 0, &fi, &err), BB_ERR_INPUT);
 	ck_assert_str_eq(err.path, "fps");
 	write_text(path, "{ \"fps\": 24,\n \"canvas\": }");
-	ck_assert_int_eq(bb_frames_json_read(path, &fi, &err), BB_ERR_INPUT);
+	ck_assert_int_eq(bb_frames_json_read(path, 0, &fi, &err), BB_ERR_INPUT);
 	ck_assert_int_eq(err.line, 2);
 	snprintf(path, sizeof path, "%s/none.json", dir);
-	ck_assert_int_eq(bb_frames_json_read(path, &fi, &err), BB_ERR_IO);
+	ck_assert_int_eq(bb_frames_json_read(path, 0, &fi, &err), BB_ERR_IO);
+	/* partial: what another tool wrote (no fps, canvas or frames) */
+	snprintf(path, sizeof path, "%s/frames.json", dir);
+	write_text(path, "{ \"animation\": \"jump\", \"origin\": { \"x\": 3, \"y\": 4 } }");
+	ck_assert_int_eq(bb_frames_json_read(path, 0, &fi, &err), BB_ERR_INPUT);
+	ck_assert_int_eq(bb_frames_json_read(path, BB_FRAMES_JSON_PARTIAL, &fi, &err),
+	                 BB_OK);
+	ck_assert_str_eq(fi->animation, "jump");
+	ck_assert_int_eq(fi->has_origin, 1);
+	ck_assert_double_eq(fi->origin_y, 4);
+	ck_assert_double_eq(fi->fps, 0);
+	ck_assert_int_eq(fi->n_frames, 0);
+	bb_frames_json_free(fi);
+}
+END_TEST
+
+START_TEST(frames_json_write_read)
+{
+	/* what the writer writes, the reader reads back field for field */
+	bb_frames_json_entry fr[2] = { { "walk_0000.png", 0 }, { "walk_0001.png", 0.5 } };
+	bb_frames_json_event ev[1] = { { "step", "sound", 0.25, 1, "thud \"1\"\n" } };
+	bb_frames_json f, *g;
+	char path[400];
+	bb_error err;
+
+	memset(&f, 0, sizeof f);
+	f.animation = "walk";
+	f.armature = "hero/a";
+	f.fps = 2;
+	f.loop = 0;
+	f.duration = 0.5;
+	f.scale = 1.5;
+	f.width = 10;
+	f.height = 20;
+	f.origin_x = 5;
+	f.origin_y = 19.25;
+	f.overlay.animation = "attack";
+	f.overlay.start = 0.2;
+	f.preview = "walk.webp";
+	f.frames = fr;
+	f.n_frames = 2;
+	f.events = ev;
+	f.n_events = 1;
+	snprintf(path, sizeof path, "%s/w.json", dir);
+	ck_assert_int_eq(bb_frames_json_write(path, &f, &err), BB_OK);
+	ck_assert_int_eq(bb_frames_json_read(path, 0, &g, &err), BB_OK);
+	ck_assert_str_eq(g->animation, "walk");
+	ck_assert_str_eq(g->armature, "hero/a");
+	ck_assert_int_eq(g->loop, 0);
+	ck_assert_double_eq(g->scale, 1.5);
+	ck_assert_int_eq(g->height, 20);
+	ck_assert_double_eq(g->origin_y, 19.25);
+	ck_assert_str_eq(g->overlay.animation, "attack");
+	ck_assert_double_eq(g->overlay.start, 0.2);
+	ck_assert_ptr_null(g->face.animation);
+	ck_assert_str_eq(g->preview, "walk.webp");
+	ck_assert_int_eq(g->n_frames, 2);
+	ck_assert_double_eq(g->frames[1].time, 0.5);
+	ck_assert_int_eq(g->n_events, 1);
+	ck_assert_str_eq(g->events[0].kind, "sound");
+	ck_assert_str_eq(g->events[0].data, "thud \"1\"\n");
+	ck_assert_int_eq(g->events[0].frame, 1);
+	bb_frames_json_free(g);
 }
 END_TEST
 
@@ -443,6 +505,7 @@ int main(void)
 	tcase_add_test(tc, format_names);
 	tcase_add_test(tc, contact_sheet);
 	tcase_add_test(tc, frames_json);
+	tcase_add_test(tc, frames_json_write_read);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

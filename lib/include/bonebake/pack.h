@@ -259,10 +259,11 @@ typedef struct bb_sheet_files {
 bb_status bb_sheet_encode(const bb_sheet *s, const bb_sheet_write_options *o,
                           bb_sheet_files **out, bb_error *err);
 
-/* Writes every file into folder `dir` (which must exist): all to temporary
- * names first, then renamed into place, so a failure leaves none of the
- * new files behind (a failure in the rename phase removes the ones
- * already renamed).  Fails with BB_ERR_IO. */
+/* Writes every file into folder `dir` (which must exist), each with
+ * bb_file_write_atomic; a failure removes the ones already written, so it
+ * leaves none of the new files behind.  (The CLI writes into a staging
+ * folder and moves the sheet into place as one set.)  Fails with
+ * BB_ERR_IO. */
 bb_status bb_sheet_files_write(const bb_sheet_files *f, const char *dir,
                                bb_error *err);
 
