@@ -240,6 +240,33 @@ int cli_parse_png_level(const char *s, bb_png_options *o)
 	return 1;
 }
 
+FILE *cli_output_begin(cli_output *o, const char *path)
+{
+	memset(o, 0, sizeof *o);
+	o->path = path;
+	o->f = path ? open_memstream(&o->buf, &o->size) : stdout;
+	return o->f;
+}
+
+int cli_output_end(cli_output *o)
+{
+	bb_error err;
+	int rc = EXIT_OK;
+
+	if (!o->path)
+		return rc;
+	if (fclose(o->f) != 0) {
+		free(o->buf);
+		fprintf(stderr, "bonebake: out of memory\n");
+		return EXIT_INTERNAL;
+	}
+	if (bb_file_write_atomic(o->path, o->buf, o->size, &err) != BB_OK)
+		rc = cli_fail(&err);
+	free(o->buf);
+	o->buf = NULL;
+	return rc;
+}
+
 void cli_json_string(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;

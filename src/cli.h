@@ -77,6 +77,19 @@ int cli_jobs(int requested);
  * o->level (setting o->level_set); returns 0 on error. */
 int cli_parse_png_level(const char *s, bb_png_options *o);
 
+/* A command's printed output: stdout (path NULL), or a buffer that
+ * cli_output_end writes to `path` atomically, so a failed write leaves
+ * nothing.  cli_output_begin returns NULL when out of memory. */
+typedef struct cli_output {
+	FILE *f;
+	char *buf;
+	size_t size;
+	const char *path;
+} cli_output;
+FILE *cli_output_begin(cli_output *o, const char *path);
+/* Finishes: returns EXIT_OK, or EXIT_IO after printing the error. */
+int cli_output_end(cli_output *o);
+
 /* Writes a JSON string literal (quotes and escapes) to f. */
 void cli_json_string(FILE *f, const char *s);
 

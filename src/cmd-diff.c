@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "diff-run.h"
+#include "outdir.h"
 
 static const char help[] =
 	"usage: bonebake diff BASELINE CURRENT [options]\n"
@@ -369,6 +370,7 @@ int cmd_diff(int argc, char **argv)
 	struct diff_config cfg;
 	struct diff_run run;
 	const char *output = NULL;
+	outdir out_od, html_od;
 	bb_error err;
 	int c, rc;
 
@@ -401,6 +403,16 @@ int cmd_diff(int argc, char **argv)
 		cfg.out_file = output;
 	else
 		cfg.out_dir = output;
+	/* -o DIR and --html DIR are written all-or-nothing (outdir.h) */
+	if ((cfg.out_dir && (rc = outdir_open(&out_od, cfg.out_dir)) != 0) ||
+	    (cfg.html && (rc = outdir_open(&html_od, cfg.html)) != 0)) {
+		if (cfg.out_dir && out_od.lock_fd >= 0)
+			outdir_abort(&out_od);
+		diff_run_free(&run);
+		return rc;
+	}
+	cfg.out_write = cfg.out_dir ? out_od.stage : NULL;
+	cfg.html_write = cfg.html ? html_od.stage : NULL;
 	diff_execute(&run, &cfg);
 	if (!cfg.quiet && !to_stdout(cfg.json) && !to_stdout(cfg.junit))
 		print_results(&run, &cfg);
@@ -409,6 +421,15 @@ int cmd_diff(int argc, char **argv)
 	if (cfg.junit && diff_save_report(cfg.junit, &run, &cfg, diff_write_junit))
 		run.report_failed = 1;
 	if (cfg.html && diff_write_html(&run, &cfg) != 0)
+		run.report_failed = 1;
+	/* everything written: move the folders into place; else leave none */
+	if (cfg.out_dir && run.report_failed)
+		outdir_abort(&out_od);
+	else if (cfg.out_dir && outdir_commit(&out_od) != 0)
+		run.report_failed = 1;
+	if (cfg.html && run.report_failed)
+		outdir_abort(&html_od);
+	else if (cfg.html && outdir_commit(&html_od) != 0)
 		run.report_failed = 1;
 	if (cfg.update)
 		update(&run, &cfg);

@@ -312,7 +312,7 @@ static int write_diff(const struct diff_config *cfg, struct diff_pair *p,
 	if (cfg->out_file && save_png(cfg->out_file, data, size) != 0)
 		rc = -1;
 	if (cfg->out_dir) {
-		path = diff_join(cfg->out_dir, p->path);
+		path = diff_join(cfg->out_write, p->path);
 		if (!path || save_png(path, data, size) != 0)
 			rc = -1;
 		free(path);
@@ -320,7 +320,7 @@ static int write_diff(const struct diff_config *cfg, struct diff_pair *p,
 	if (cfg->html) {
 		char *rel = diff_html_image(p, "diff");
 
-		path = rel ? diff_join(cfg->html, rel) : NULL;
+		path = rel ? diff_join(cfg->html_write, rel) : NULL;
 		if (!path || save_png(path, data, size) != 0)
 			rc = -1;
 		free(path);
@@ -338,7 +338,7 @@ static int copy_side(const struct diff_config *cfg, const struct diff_pair *p,
 	char *rel = diff_html_image(p, kind), *to = NULL;
 	int rc = -1;
 
-	if (rel && (to = diff_join(cfg->html, rel)) != NULL &&
+	if (rel && (to = diff_join(cfg->html_write, rel)) != NULL &&
 	    diff_mkdirs_for(to) == 0)
 		rc = diff_copy_file(from, to);
 	free(rel);

@@ -39,6 +39,10 @@ struct diff_config {
 	const char *json;      /* --json FILE ("-": stdout) */
 	const char *junit;     /* --junit FILE ("-": stdout) */
 	const char *html;      /* --html DIR */
+	/* where -o DIR's images and --html's folder are written: staging
+	 * folders moved into place when everything is written (reports name
+	 * out_dir and html) */
+	const char *out_write, *html_write;
 	int jobs;
 	int update, quiet, verbose;
 };

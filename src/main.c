@@ -1,6 +1,7 @@
 /* bonebake — command table. */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -63,7 +64,16 @@ int main(int argc, char **argv)
 			int rc = commands[i].run(argc - 1, argv + 1);
 
 			/* an interrupted run removed its staging folder: say so */
-			return cli_interrupted ? 128 + cli_interrupted : rc;
+			if (cli_interrupted)
+				return 128 + cli_interrupted;
+			/* what went to stdout must have arrived (a full disk, a
+			 * closed pipe): never exit 0 on a truncated output */
+			if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+				fprintf(stderr, "bonebake: standard output: write error: %s\n",
+				        strerror(errno ? errno : EIO));
+				return rc ? rc : EXIT_IO;
+			}
+			return rc;
 		}
 	fprintf(stderr, "bonebake: unknown command '%s'\n", argv[1]);
 	usage(stderr);

@@ -193,3 +193,6 @@ tests_unit_check_pack_meta_SOURCES = tests/unit/check-pack-meta.c \
 tests_unit_check_pack_meta_CFLAGS = $(CHECK_TEST_CFLAGS)
 tests_unit_check_pack_meta_LDADD = $(CHECK_TEST_LIBS) $(JANSSON_LIBS)
 TESTS += tests/unit/check-pack-meta
+# Write errors: full devices and file systems
+TESTS += tests/cli/write-errors.sh
+EXTRA_DIST += tests/cli/write-errors.sh
