@@ -240,6 +240,25 @@ int cli_parse_png_level(const char *s, bb_png_options *o)
 	return 1;
 }
 
+int cli_parse_pixels(const char *s, size_t *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno || !isfinite(v) || v <= 0)
+		return 0;
+	if (*end == 'M' && !end[1])
+		v *= 1048576.0;
+	else if (*end)
+		return 0;
+	if (v < 1 || v > 1073741824.0)
+		return 0;
+	*out = (size_t)v;
+	return 1;
+}
+
 FILE *cli_output_begin(cli_output *o, const char *path)
 {
 	memset(o, 0, sizeof *o);

@@ -90,6 +90,9 @@ FILE *cli_output_begin(cli_output *o, const char *path);
 /* Finishes: returns EXIT_OK, or EXIT_IO after printing the error. */
 int cli_output_end(cli_output *o);
 
+/* --max-image-pixels: N or NM (N * 2^20), 1 .. 2^30; 0 on error. */
+int cli_parse_pixels(const char *s, size_t *out);
+
 /* Writes a JSON string literal (quotes and escapes) to f. */
 void cli_json_string(FILE *f, const char *s);
 

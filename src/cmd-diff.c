@@ -52,6 +52,8 @@ static const char help[] =
 	"      --json FILE         JSON report (\"-\": stdout)\n"
 	"      --junit FILE        JUnit XML report, one test case per pair\n"
 	"      --html DIR          static HTML report (self-contained folder)\n"
+	"      --max-image-pixels N  refuse images of more than N pixels (or NM:\n"
+	"                          N million), from their header (default 64M)\n"
 	"  -j, --jobs N            threads for folders (default: CPU count)\n"
 	"      --update            copy CURRENT over BASELINE for the pairs that\n"
 	"                          differ (and add files only in CURRENT); run it\n"
@@ -71,6 +73,7 @@ static const char help[] =
 enum {
 	OPT_AA = 256, OPT_COMPAT, OPT_MAX_PIXELS, OPT_MAX_RATIO, OPT_IGNORE,
 	OPT_DIFF_MASK, OPT_JSON, OPT_JUNIT, OPT_HTML, OPT_UPDATE, OPT_METRIC,
+	OPT_IMAGE_PIXELS,
 	OPT_WINDOW, OPT_MAX_WINDOW
 };
 
@@ -89,6 +92,7 @@ static const struct option options[] = {
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "junit", required_argument, NULL, OPT_JUNIT },
 	{ "html", required_argument, NULL, OPT_HTML },
+	{ "max-image-pixels", required_argument, NULL, OPT_IMAGE_PIXELS },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "update", no_argument, NULL, OPT_UPDATE },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -221,6 +225,11 @@ static int parse_option(struct diff_config *cfg, int c, const char *arg,
 		return 0;
 	case OPT_JUNIT:
 		cfg->junit = arg;
+		return 0;
+	case OPT_IMAGE_PIXELS:
+		if (!cli_parse_pixels(arg, &cfg->opts.max_pixels))
+			return cli_usage_error("diff", "--max-image-pixels takes N or NM "
+			                       "(millions), 1..1024M, not '%s'", arg);
 		return 0;
 	case OPT_HTML:
 		cfg->html = arg;

@@ -36,11 +36,13 @@ static const char help[] =
 	"                       (default: CPUs)\n"
 	"  --stats              also print the time spent loading, packing, writing\n"
 	"                       (wall clock and CPU)\n"
+	"  --max-image-pixels N refuse PNGs of more than N pixels (or NM: N\n"
+	"                       million), from their header (default 64M)\n"
 	"  -q, --quiet          print nothing on success\n"
 	"  -h, --help           this text\n"
 	"\n";
 
-enum { O_FPS = 1, O_STATS, MAX_DEPTH = 4 };
+enum { O_FPS = 1, O_STATS, O_PIXELS, MAX_DEPTH = 4 };
 
 /* What a folder's frames.json says. */
 typedef struct dir_meta {
@@ -72,6 +74,7 @@ typedef struct job {
 	const char *cmd;
 	double fps;               /* --fps */
 	int threads;              /* --jobs */
+	size_t max_pixels;        /* --max-image-pixels (0: the default) */
 	entry *ents;
 	size_t n, cap;
 	bb_pack_input *in;        /* these two parallel to ents */
@@ -513,7 +516,8 @@ static void *decode_worker(void *arg)
 		pthread_mutex_unlock(&r->lock);
 		if (i == r->j->n)
 			return NULL;
-		r->st[i] = bb_png_read(r->j->ents[i].path, &r->j->imgs[i], &r->err[i]);
+		r->st[i] = bb_png_read_limited(r->j->ents[i].path, r->j->max_pixels,
+		                               &r->j->imgs[i], &r->err[i]);
 		r->j->in[i].image = r->j->imgs[i];
 	}
 }
@@ -605,6 +609,7 @@ int cmd_pack(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "fps", required_argument, NULL, O_FPS },
 		{ "stats", no_argument, NULL, O_STATS },
+		{ "max-image-pixels", required_argument, NULL, O_PIXELS },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -635,6 +640,11 @@ int cmd_pack(int argc, char **argv)
 			break;
 		case 'q': quiet = 1; break;
 		case O_STATS: stats = 1; break;
+		case O_PIXELS:
+			if (!cli_parse_pixels(optarg, &j.max_pixels))
+				return cli_usage_error("pack", "--max-image-pixels takes N or NM "
+				                       "(millions), 1..1024M, not '%s'", optarg);
+			break;
 		case 'h':
 			fputs(help, stdout);
 			fputs(pack_help, stdout);

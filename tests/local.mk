@@ -196,3 +196,6 @@ TESTS += tests/unit/check-pack-meta
 # Write errors: full devices and file systems
 TESTS += tests/cli/write-errors.sh
 EXTRA_DIST += tests/cli/write-errors.sh
+# PNG bombs under a 2 GiB address-space limit
+TESTS += tests/cli/bombs.sh
+EXTRA_DIST += tests/cli/bombs.sh

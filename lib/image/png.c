@@ -48,14 +48,50 @@ static void mem_read(png_structp png, png_bytep out, png_size_t n)
 	r->pos += n;
 }
 
-bb_status bb_png_read_mem(const void *data, size_t size, const char *name,
-                          bb_image **out, bb_error *err)
+int bb_png_size(const void *data, size_t size, int *width, int *height)
 {
+	static const unsigned char sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+	const unsigned char *d = data;
+	uint32_t w, h;
+
+	if (size < 33 || memcmp(d, sig, 8) != 0 || d[8] || d[9] || d[10] || d[11] != 13 ||
+	    memcmp(d + 12, "IHDR", 4) != 0)
+		return 0;
+	w = (uint32_t)d[16] << 24 | (uint32_t)d[17] << 16 | (uint32_t)d[18] << 8 | d[19];
+	h = (uint32_t)d[20] << 24 | (uint32_t)d[21] << 16 | (uint32_t)d[22] << 8 | d[23];
+	if (w == 0 || h == 0 || w > BB_IMAGE_MAX_SIDE || h > BB_IMAGE_MAX_SIDE)
+		return 0;
+	*width = (int)w;
+	*height = (int)h;
+	return 1;
+}
+
+bb_status bb_png_read_mem_limited(const void *data, size_t size,
+                                  const char *name, size_t max_pixels,
+                                  bb_image **out, bb_error *err)
+{
+	int w, h;
+
+	*out = NULL;
+	if (!max_pixels)
+		max_pixels = BB_IMAGE_MAX_PIXELS;
+	/* a small file can declare a huge image: refuse it from its header */
+	if (bb_png_size(data, size, &w, &h) &&
+	    (uint64_t)w * (uint64_t)h > (uint64_t)max_pixels)
+		return bb_error_set(err, BB_ERR_LIMIT, name, NULL, "%dx%d px image "
+		                    "exceeds the limit of %zu pixels (%.1f Mpx)", w, h,
+		                    max_pixels, max_pixels / 1048576.0);
 	/* the common formats on a faster path; libpng for the rest and for
 	 * every verdict on a damaged file */
 	if (bb__png_read_fast(data, size, out))
 		return BB_OK;
 	return bb__png_read_libpng(data, size, name, out, err);
+}
+
+bb_status bb_png_read_mem(const void *data, size_t size, const char *name,
+                          bb_image **out, bb_error *err)
+{
+	return bb_png_read_mem_limited(data, size, name, 0, out, err);
 }
 
 bb_status bb__png_read_libpng(const void *data, size_t size, const char *name,
@@ -133,7 +169,8 @@ bb_status bb__png_read_libpng(const void *data, size_t size, const char *name,
 	return BB_OK;
 }
 
-bb_status bb_png_read(const char *path, bb_image **out, bb_error *err)
+bb_status bb_png_read_limited(const char *path, size_t max_pixels,
+                              bb_image **out, bb_error *err)
 {
 	char *data;
 	size_t size;
@@ -143,7 +180,12 @@ bb_status bb_png_read(const char *path, bb_image **out, bb_error *err)
 	s = bb__read_file(path, PNG_MAX_FILE_BYTES, &data, &size, err);
 	if (s != BB_OK)
 		return s;
-	s = bb_png_read_mem(data, size, path, out, err);
+	s = bb_png_read_mem_limited(data, size, path, max_pixels, out, err);
 	free(data);
 	return s;
+}
+
+bb_status bb_png_read(const char *path, bb_image **out, bb_error *err)
+{
+	return bb_png_read_limited(path, 0, out, err);
 }

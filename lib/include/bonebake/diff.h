@@ -75,6 +75,8 @@ typedef struct bb_diff_options {
 	                           in any window x window square (the side is
 	                           clamped to the image's smaller side, as
 	                           pixelmatch 8's windowSize) */
+	size_t max_pixels;      /* bb_diff_files: larger images are refused
+	                           from their header (0: BB_IMAGE_MAX_PIXELS) */
 	int threads;            /* threads one comparison may use (bands of
 	                           rows; both files decoded at once); 0 or 1:
 	                           the calling thread only.  Results do not
@@ -148,10 +150,6 @@ typedef struct bb_diff_budget {
  * window (res->window_pixels).  A limit that is not set does not apply;
  * with none set (or b NULL) the budget is zero differing pixels. */
 int bb_diff_within_budget(const bb_diff_budget *b, const bb_diff_result *res);
-
-/* Reads a PNG header (signature and IHDR) from the first `size` bytes of a
- * file: returns 1 and the size when they are valid, 0 otherwise. */
-int bb_diff_png_size(const void *data, size_t size, int *width, int *height);
 
 #ifdef __cplusplus
 }

@@ -22,8 +22,10 @@ typedef struct bb_image {
 	uint8_t *px;       /* owned by the image */
 } bb_image;
 
-/* Largest side accepted by bb_image_new and the PNG reader. */
-enum { BB_IMAGE_MAX_SIDE = 32768 };
+/* Largest side accepted by bb_image_new and the PNG reader, and the
+ * default limit on a decoded PNG's pixels (64 Mpx, 256 MiB of RGBA:
+ * 8192 x 8192), checked from its header before anything is decoded. */
+enum { BB_IMAGE_MAX_SIDE = 32768, BB_IMAGE_MAX_PIXELS = 1 << 26 };
 
 /* Returns a new transparent image (all bytes 0); free with bb_image_free.
  * Fails with BB_ERR_LIMIT for sides <= 0 or > BB_IMAGE_MAX_SIDE,
@@ -48,6 +50,17 @@ bb_status bb_png_read(const char *path, bb_image **out, bb_error *err);
 /* Same, from memory; `name` is used in error messages. */
 bb_status bb_png_read_mem(const void *data, size_t size, const char *name,
                           bb_image **out, bb_error *err);
+
+/* The same with a limit on width x height (0: BB_IMAGE_MAX_PIXELS): a
+ * larger image fails with BB_ERR_LIMIT before any pixel is decoded. */
+bb_status bb_png_read_limited(const char *path, size_t max_pixels,
+                              bb_image **out, bb_error *err);
+bb_status bb_png_read_mem_limited(const void *data, size_t size,
+                                  const char *name, size_t max_pixels,
+                                  bb_image **out, bb_error *err);
+/* Width and height from a PNG's header, without decoding: 1, or 0 when the
+ * data does not start with a valid PNG signature and IHDR. */
+int bb_png_size(const void *data, size_t size, int *width, int *height);
 
 /* ---- PNG writing (lib/image/png-write.c) ----
  * 8-bit RGBA, no ancillary chunks (no time, no gamma): the same pixels and
