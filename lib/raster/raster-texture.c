@@ -51,15 +51,18 @@ static int is_parallelogram(const bb_vec2 *v, const bb_vec2 *uv)
 	       fabs(uv[0].y + uv[2].y - uv[1].y - uv[3].y) < 1e-6;
 }
 
-/* The texture rectangle the item samples, as a clamped sub-surface;
- * *ox, *oy receive its origin in texture pixels. */
-static cairo_surface_t *sub_texture(cairo_surface_t *tex, const bb_draw_item *it,
-                                    double *ox, double *oy)
+/* The texture rectangle the item samples, as a surface of its own (a new
+ * reference; NULL when empty, *nomem set when out of memory); *ox, *oy
+ * receive its origin in texture pixels. */
+static cairo_surface_t *sub_texture(bb_renderer *r, const bb_draw_item *it,
+                                    double *ox, double *oy, int *nomem)
 {
 	double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
-	int w = cairo_image_surface_get_width(tex), h = cairo_image_surface_get_height(tex);
+	int w = it->texture->width, h = it->texture->height;
+	cairo_surface_t *s;
 	int k;
 
+	*nomem = 0;
 	for (k = 0; k < it->nverts; k++) {
 		x0 = fmin(x0, it->uvs[k].x);
 		y0 = fmin(y0, it->uvs[k].y);
@@ -74,7 +77,10 @@ static cairo_surface_t *sub_texture(cairo_surface_t *tex, const bb_draw_item *it
 		return NULL;
 	*ox = x0;
 	*oy = y0;
-	return cairo_surface_create_for_rectangle(tex, x0, y0, x1 - x0, y1 - y0);
+	s = bb__raster_region(r, it->texture, it->premultiplied, (int)x0, (int)y0,
+	                      (int)(x1 - x0), (int)(y1 - y0), 0);
+	*nomem = !s;
+	return s;
 }
 
 static cairo_pattern_t *texture_pattern(cairo_surface_t *sub)
@@ -103,13 +109,14 @@ static int set_mapping(cairo_pattern_t *pat, const bb_vec2 *v, const bb_vec2 *uv
 	return 1;
 }
 
-static void draw_direct(cairo_t *cr, cairo_surface_t *sub, const bb_draw_item *it,
-                        double ox, double oy)
+static bb_status draw_direct(bb_renderer *r, cairo_t *cr, cairo_surface_t *sub,
+                             const bb_draw_item *it, double ox, double oy)
 {
 	static const int tri[3] = { 0, 1, 3 };
 	cairo_pattern_t *pat = texture_pattern(sub);
 	int k;
 
+	(void)r;
 	if (set_mapping(pat, it->verts, it->uvs, tri, ox, oy)) {
 		cairo_set_source(cr, pat);
 		cairo_move_to(cr, it->verts[0].x, it->verts[0].y);
@@ -119,6 +126,7 @@ static void draw_direct(cairo_t *cr, cairo_surface_t *sub, const bb_draw_item *i
 		cairo_fill(cr);
 	}
 	cairo_pattern_destroy(pat);
+	return BB_OK;
 }
 
 static double clamp01(double v)
@@ -401,9 +409,10 @@ bb_status bb__draw_textured(bb_renderer *r, cairo_t *cr, const bb_draw_item *it,
                             bb_error *err)
 {
 	static const int quad_idx[6] = { 0, 1, 3, 1, 2, 3 };
-	cairo_surface_t *tex, *sub;
+	cairo_surface_t *sub;
 	double ox = 0, oy = 0;
 	bb_status s = BB_OK;
+	int nomem;
 
 	if (!it->texture && it->nverts > 0) {
 		draw_flat(cr, it);
@@ -412,16 +421,14 @@ bb_status bb__draw_textured(bb_renderer *r, cairo_t *cr, const bb_draw_item *it,
 	if (!it->texture || it->nverts <= 0 ||
 	    (it->kind == BB_DRAW_QUAD && it->nverts != 4))
 		return BB_OK;
-	tex = bb__raster_texture(r, it->texture, it->premultiplied);
-	if (!tex)
-		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL,
-		                    "out of memory for a texture");
-	sub = sub_texture(tex, it, &ox, &oy);
+	sub = sub_texture(r, it, &ox, &oy, &nomem);
 	if (!sub)
-		return BB_OK;
+		return nomem ? bb_error_set(err, BB_ERR_NOMEM, NULL, NULL,
+		                            "out of memory for a texture") : BB_OK;
 	if (it->kind == BB_DRAW_QUAD && !it->vcolors &&
 	    bb__color_is_identity(&it->color) && is_parallelogram(it->verts, it->uvs))
-		draw_direct(cr, sub, it, ox, oy);
+		s = draw_direct(r, cr, sub, it, ox, oy) == BB_OK ? BB_OK
+		    : bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
 	else if (it->kind == BB_DRAW_QUAD)
 		s = draw_layered(cr, sub, it, quad_idx, 6, ox, oy, err);
 	else
