@@ -26,6 +26,7 @@ void bb_renderer_free(bb_renderer *r)
 	bb__texcache_free(r);
 	cairo_surface_destroy(r->canvas);
 	cairo_surface_destroy(r->coverage);
+	free(r->layer);
 	free(r);
 }
 
@@ -48,6 +49,42 @@ cairo_surface_t *bb__raster_coverage(bb_renderer *r, int w, int h)
 		}
 	}
 	return r->coverage;
+}
+
+void bb__clear_a8(cairo_surface_t *s, const int box[4])
+{
+	unsigned char *px = cairo_image_surface_get_data(s);
+	int stride = cairo_image_surface_get_stride(s), y;
+
+	cairo_surface_flush(s);
+	for (y = box[1]; y < box[1] + box[3]; y++)
+		memset(px + (size_t)y * stride + box[0], 0, (size_t)box[2]);
+	cairo_surface_mark_dirty_rectangle(s, box[0], box[1], box[2], box[3]);
+}
+
+cairo_surface_t *bb__raster_layer(bb_renderer *r, int w, int h)
+{
+	int stride = cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, w);
+	size_t bytes = (size_t)stride * (size_t)h;
+	cairo_surface_t *s;
+
+	if (stride <= 0 || h <= 0)
+		return NULL;
+	if (bytes > r->layer_bytes) {
+		free(r->layer);
+		r->layer = malloc(bytes);
+		r->layer_bytes = r->layer ? bytes : 0;
+		if (!r->layer)
+			return NULL;
+	}
+	memset(r->layer, 0, bytes);
+	s = cairo_image_surface_create_for_data(r->layer, CAIRO_FORMAT_ARGB32, w, h,
+	                                        stride);
+	if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+		cairo_surface_destroy(s);
+		return NULL;
+	}
+	return s;
 }
 
 int bb__color_is_identity(const bb_color_xform *c)
@@ -423,6 +460,10 @@ bb_status bb_render(bb_renderer *r, const bb_drawlist *dl, const bb_view *view,
 	bb_status s = BB_OK;
 	int i;
 
+	if (view->filter < BB_FILTER_DEFAULT || view->filter > BB_FILTER_BEST)
+		return bb_error_set(err, BB_ERR_USAGE, NULL, NULL,
+		                    "unknown texture filter %d", (int)view->filter);
+	r->filter = view->filter != BB_FILTER_DEFAULT ? view->filter : BB_FILTER_GOOD;
 	surf = canvas_for(r, out->width, out->height, clear);
 	if (!surf)
 		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL,

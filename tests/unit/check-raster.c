@@ -67,7 +67,8 @@ static long opaque_pixels(const bb_image *img)
 /* A small frame rendered after a larger one on the same renderer equals
  * the small frame rendered alone, byte for byte: for textured samples
  * (quads, meshes, colour transforms, additive blending), with and without
- * a background, and when the background changes between frames. */
+ * a background, when the background changes between frames, for every
+ * filter (the two frames sample different halved copies under GOOD). */
 START_TEST(frame_after_larger_frame)
 {
 	static const struct {
@@ -91,16 +92,17 @@ START_TEST(frame_after_larger_frame)
 		big.scale = 1.6;
 		big.origin_x = 80;
 		big.origin_y = 110;
-		small.scale = 0.35;
+		small.scale = 0.3;
 		small.origin_x = 30;
 		small.origin_y = 40;
-		for (k = 0; k < 3; k++) {
+		for (k = 0; k < 9; k++) {
 			bb_renderer *kept, *fresh;
 			bb_image *a, *alone, *after;
 			bb_error err;
 
-			big.background = bgs[k];
+			big.background = bgs[k % 3];
 			small.background = bgs[(k + 1) % 3];
+			big.filter = small.filter = (bb_filter)(k / 3 + 1);
 			ck_assert(bb_renderer_new(&kept, &err) == BB_OK);
 			ck_assert(bb_renderer_new(&fresh, &err) == BB_OK);
 			ck_assert(bb_image_new(160, 160, &a, &err) == BB_OK);
@@ -111,7 +113,8 @@ START_TEST(frame_after_larger_frame)
 			render_at(kept, m, cases[c].small_anim, cases[c].small_t, &small, after);
 			render_at(fresh, m, cases[c].small_anim, cases[c].small_t, &small, alone);
 			ck_assert_msg(same_pixels(alone, after), "%s: frame after a larger "
-			              "frame differs (background %d)", cases[c].file, k);
+			              "frame differs (background %d, filter %d)", cases[c].file,
+			              k % 3, k / 3 + 1);
 			/* and the same small frame twice in a row */
 			render_at(kept, m, cases[c].small_anim, cases[c].small_t, &small, after);
 			ck_assert(same_pixels(alone, after));
@@ -209,6 +212,127 @@ START_TEST(culled_items_change_nothing)
 }
 END_TEST
 
+/* ref (q times larger) box-averaged, premultiplied, into out. */
+static void downsample(const bb_image *ref, int q, bb_image *out)
+{
+	int x, y, i, j, c;
+
+	for (y = 0; y < out->height; y++)
+		for (x = 0; x < out->width; x++) {
+			double sum[4] = { 0, 0, 0, 0 };
+			uint8_t *o = bb_image_pixel(out, x, y);
+
+			for (j = 0; j < q; j++)
+				for (i = 0; i < q; i++) {
+					const uint8_t *p = bb_image_pixel(ref, x * q + i, y * q + j);
+
+					for (c = 0; c < 3; c++)
+						sum[c] += p[c] * (double)p[3] / 255;
+					sum[3] += p[3];
+				}
+			for (c = 0; c < 3; c++)
+				o[c] = (uint8_t)(sum[3] > 0 ? lrint(fmin(255, sum[c] * 255 / sum[3])) : 0);
+			o[3] = (uint8_t)lrint(sum[3] / (q * q));
+		}
+}
+
+/* Mean absolute premultiplied error (0..255) over pixels either covers. */
+static double mean_error(const bb_image *a, const bb_image *b)
+{
+	double sum = 0;
+	long n = 0;
+	int x, y, c;
+
+	for (y = 0; y < a->height; y++)
+		for (x = 0; x < a->width; x++) {
+			const uint8_t *p = bb_image_pixel(a, x, y), *r = bb_image_pixel(b, x, y);
+
+			if (p[3] == 0 && r[3] == 0)
+				continue;
+			n++;
+			for (c = 0; c < 3; c++)
+				sum += fabs(p[c] * (double)p[3] - r[c] * (double)r[3]) / 255;
+			sum += abs(p[3] - r[3]);
+		}
+	return n ? sum / (4.0 * n) : 0;
+}
+
+/* Textures drawn at a quarter of their size: each filter stays within an
+ * explicit tolerance of a 4x supersampled render (box-averaged down), and
+ * they rank as documented (GOOD nearer than FAST, BEST nearer still). */
+START_TEST(filters_near_supersampled)
+{
+	static const struct {
+		const char *file, *anim;
+		double t;
+		long budget[3];   /* differing pixels at threshold 0.1: fast, good, best */
+	} cases[] = {
+		{ "samples/dragonbones/rig_ske.json", "wave", 0.25, { 100, 30, 6 } },
+		{ "samples/dragonbones/mesh_ske.json", "wave", 0.5, { 220, 50, 8 } },
+	};
+	static const bb_filter filters[3] = { BB_FILTER_FAST, BB_FILTER_GOOD,
+	                                      BB_FILTER_BEST };
+	size_t c;
+	int k;
+
+	for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		bb_model *m = load(cases[c].file);
+		int arm = bb_model_default_armature(m);
+		bb_track tr = { bb_model_find_anim(m, arm, cases[c].anim), 0, -1, 0, 0, 0 };
+		bb_view view = { 0 }, big = { 0 };
+		bb_image *ref4, *ref, *img;
+		bb_renderer *r;
+		bb_pose *pose;
+		bb_bounds b;
+		bb_error err;
+		double mae[3];
+		int w, h;
+
+		ck_assert(bb_pose_new(m, arm, &pose, &err) == BB_OK);
+		ck_assert(bb_pose_eval(pose, &tr, 1, cases[c].t, NULL, &err) == BB_OK);
+		b = bb_drawlist_bounds(bb_pose_drawlist(pose));
+		view.scale = 0.25;
+		view.origin_x = 2 - floor(b.x0 * view.scale);
+		view.origin_y = 2 - floor(b.y0 * view.scale);
+		w = (int)(ceil(b.x1 * view.scale) - floor(b.x0 * view.scale)) + 4;
+		h = (int)(ceil(b.y1 * view.scale) - floor(b.y0 * view.scale)) + 4;
+		big = view;
+		big.scale *= 4;
+		big.origin_x *= 4;
+		big.origin_y *= 4;
+		big.filter = BB_FILTER_BEST;
+		ck_assert(bb_image_new(4 * w, 4 * h, &ref4, &err) == BB_OK);
+		ck_assert(bb_image_new(w, h, &ref, &err) == BB_OK);
+		ck_assert(bb_image_new(w, h, &img, &err) == BB_OK);
+		ck_assert(bb_renderer_new(&r, &err) == BB_OK);
+		ck_assert(bb_render(r, bb_pose_drawlist(pose), &big, ref4, &err) == BB_OK);
+		downsample(ref4, 4, ref);
+		for (k = 0; k < 3; k++) {
+			bb_diff_options o = { 0 };
+			bb_diff_result res;
+
+			view.filter = filters[k];
+			ck_assert(bb_render(r, bb_pose_drawlist(pose), &view, img, &err) == BB_OK);
+			ck_assert(bb_diff_images(ref, img, &o, &res, NULL, &err) == BB_OK);
+			mae[k] = mean_error(img, ref);
+			ck_assert_msg(res.diff_pixels <= cases[c].budget[k], "%s: filter %d: "
+			              "%lld pixels differ from the supersampled render "
+			              "(budget %ld)", cases[c].file, (int)filters[k],
+			              res.diff_pixels, cases[c].budget[k]);
+		}
+		ck_assert_msg(mae[1] < mae[0] && mae[2] < mae[1], "%s: mean errors "
+		              "fast %.3f, good %.3f, best %.3f", cases[c].file, mae[0],
+		              mae[1], mae[2]);
+		bb_image_free(ref4);
+		bb_image_free(ref);
+		bb_image_free(img);
+		bb_renderer_free(r);
+		bb_pose_free(pose);
+		bb_model_free(m);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("raster");
@@ -219,6 +343,7 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, frame_after_larger_frame);
 	tcase_add_test(tc, culled_items_change_nothing);
+	tcase_add_test(tc, filters_near_supersampled);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
