@@ -14,7 +14,7 @@ enum {
 	O_ARMATURE = FIG_OPT_BASE, O_SKIN, O_DIRECTION, O_ANIM, O_ALL, O_FPS,
 	O_SCALE, O_SIZE, O_ORIGIN, O_PAD, O_BG, O_BONES, O_FLIP, O_OVERLAY,
 	O_FACE, O_SET, O_JOBS, O_QUIET, O_ATLAS, O_LOOP, O_ONCE, O_CANVAS,
-	O_PLACEHOLDER, O_MODEL3D, O_ASSETS, O_VIEW, O_PPU, O_DURATION
+	O_PLACEHOLDER, O_MODEL3D, O_ASSETS, O_VIEW, O_PPU, O_DURATION, O_FILTER
 };
 
 const struct option fig_options[] = {
@@ -46,6 +46,7 @@ const struct option fig_options[] = {
 	{ "view", required_argument, NULL, O_VIEW },
 	{ "pixels-per-unit", required_argument, NULL, O_PPU },
 	{ "duration", required_argument, NULL, O_DURATION },
+	{ "filter", required_argument, NULL, O_FILTER },
 };
 const int fig_noptions = sizeof fig_options / sizeof fig_options[0];
 
@@ -81,6 +82,8 @@ const char fig_help[] =
 	"  --canvas auto|native auto: the drawn bounds (default); native: the\n"
 	"                       file's own canvas and origin (SSAJSON)\n"
 	"  --bg COLOR           background: #rrggbb[aa], white... (transparent)\n"
+	"  --filter fast|good|best\n"
+	"                       texture sampling when drawn smaller (default good)\n"
 	"  --jobs N             render threads (default: CPUs); output is the same\n"
 	"  --quiet              no progress line\n";
 
@@ -252,6 +255,15 @@ int fig_parse(fig_opts *o, int id, const char *arg, const char *cmd)
 		    o->duration > 3600) {
 			cli_usage_error(cmd, "--duration takes seconds in (0, 3600], not '%s'",
 			                arg);
+			return -1;
+		}
+		return 1;
+	case O_FILTER:
+		if (strcmp(arg, "fast") == 0) o->filter = BB_FILTER_FAST;
+		else if (strcmp(arg, "good") == 0) o->filter = BB_FILTER_GOOD;
+		else if (strcmp(arg, "best") == 0) o->filter = BB_FILTER_BEST;
+		else {
+			cli_usage_error(cmd, "--filter takes fast, good or best, not '%s'", arg);
 			return -1;
 		}
 		return 1;
@@ -520,6 +532,7 @@ int figure_plan(const figure *f, const fig_opts *o, int anim, fig_anim *fa)
 	}
 	fa->view.scale = s;
 	fa->view.background = o->bg;
+	fa->view.filter = o->filter;
 	if (o->canvas_native)
 		return plan_native(o, fa);
 	if (o->has_size) {

@@ -75,3 +75,5 @@ TESTS += tests/unit/check-forge tests/cli/forge.sh tests/oracle/forge-corpus.sh
 EXTRA_DIST += tests/cli/forge.sh tests/oracle/forge-corpus.sh
 TESTS += tests/cli/samples.sh
 EXTRA_DIST += tests/cli/samples.sh
+TESTS += tests/cli/filter.sh
+EXTRA_DIST += tests/cli/filter.sh
