@@ -213,6 +213,8 @@ void bb__fill_triangle(uint32_t *layer, size_t ls, int w, int h,
 			else if (rest < 0)
 				xr = xl - 1;
 		}
+		xl = dmin(xl, w);     /* in int range before converting */
+		xr = dmax(xr, -1);
 		xlo = xl - 0.5 > 0 ? (int)ceil(xl - 0.5) : 0;
 		xhi = xr - 0.5 < w - 1 ? (int)floor(xr - 0.5) : w - 1;
 		if (xlo > xhi)
