@@ -1,11 +1,11 @@
 /* Bilinear texture fill of one triangle of a colour layer.
  *
- * Meshes (and quads with a colour transform) are drawn through a layer:
- * each triangle's texels are written into it, a little beyond the
- * triangle, and the mesh's antialiased coverage later decides what shows
- * (raster-texture.c).  Filling a triangle with cairo costs a pixman
- * composite per scanline, far more than its pixels when triangles are
- * small, so the layer's triangles are filled here: every pixel whose
+ * Textured items are drawn through a layer: each triangle's texels are
+ * written into it, a little beyond the triangle, and the item's
+ * antialiased coverage later decides what shows (raster-texture.c).
+ * Filling a triangle with cairo costs a pixman composite per scanline,
+ * far more than its pixels when triangles are small, so the layer's
+ * triangles are filled here (FAST and GOOD): every pixel whose
  * centre lies within `grow` px of the triangle (each edge moved out by
  * grow, inside the triangle's box grown by as much) takes the texture
  * sampled bilinearly at its centre, texel centres at +0.5, coordinates
@@ -15,7 +15,6 @@
 
 #include <math.h>
 #include <stdint.h>
-#include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
