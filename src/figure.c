@@ -14,7 +14,7 @@ enum {
 	O_SCALE, O_SIZE, O_ORIGIN, O_PAD, O_BG, O_BONES, O_FLIP, O_OVERLAY,
 	O_FACE, O_SET, O_JOBS, O_QUIET, O_ATLAS, O_LOOP, O_ONCE, O_CANVAS,
 	O_PLACEHOLDER, O_MODEL3D, O_ASSETS, O_VIEW, O_PPU, O_DURATION,
-	O_PROGRESS, O_DEPS
+	O_PROGRESS, O_DEPS, O_FILTER
 };
 
 const struct option fig_options[] = {
@@ -48,6 +48,7 @@ const struct option fig_options[] = {
 	{ "duration", required_argument, NULL, O_DURATION },
 	{ "progress", required_argument, NULL, O_PROGRESS },
 	{ "deps", required_argument, NULL, O_DEPS },
+	{ "filter", required_argument, NULL, O_FILTER },
 };
 const int fig_noptions = sizeof fig_options / sizeof fig_options[0];
 
@@ -83,6 +84,8 @@ const char fig_help[] =
 	"  --canvas auto|native auto: the drawn bounds (default); native: the\n"
 	"                       file's own canvas and origin (SSAJSON)\n"
 	"  --bg COLOR           background: #rrggbb[aa], white... (transparent)\n"
+	"  --filter fast|good|best\n"
+	"                       texture sampling when drawn smaller (default good)\n"
 	"  --jobs N             render threads (default: CPUs); output is the same\n"
 	"  --deps FILE          write the files the input was read from (the\n"
 	"                       input, atlases, textures, models) to FILE as\n"
@@ -271,6 +274,15 @@ int fig_parse(fig_opts *o, int id, const char *arg, const char *cmd)
 		    o->duration > 3600) {
 			cli_usage_error(cmd, "--duration takes seconds in (0, 3600], not '%s'",
 			                arg);
+			return -1;
+		}
+		return 1;
+	case O_FILTER:
+		if (strcmp(arg, "fast") == 0) o->filter = BB_FILTER_FAST;
+		else if (strcmp(arg, "good") == 0) o->filter = BB_FILTER_GOOD;
+		else if (strcmp(arg, "best") == 0) o->filter = BB_FILTER_BEST;
+		else {
+			cli_usage_error(cmd, "--filter takes fast, good or best, not '%s'", arg);
 			return -1;
 		}
 		return 1;
@@ -507,6 +519,7 @@ bb_canvas_options fig_canvas(const fig_opts *o)
 	co.scale = o->scale;
 	co.pad = o->pad;
 	co.background = o->bg;
+	co.filter = o->filter;
 	co.native = o->canvas_native;
 	if (o->has_size) {
 		co.width = o->size_w;

@@ -26,6 +26,7 @@ typedef struct fig_opts {
 	int has_size, has_origin;
 	int pad;                    /* --pad */
 	bb_rgba bg;                 /* --bg */
+	bb_filter filter;           /* --filter (0: the library's default) */
 	int bones, flip;            /* --bones, --flip */
 	const char *overlay;        /* --overlay NAME[@T] */
 	double overlay_at;

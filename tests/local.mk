@@ -199,3 +199,18 @@ EXTRA_DIST += tests/cli/write-errors.sh
 # PNG bombs under a 2 GiB address-space limit
 TESTS += tests/cli/bombs.sh
 EXTRA_DIST += tests/cli/bombs.sh
+TESTS += tests/cli/filter.sh
+EXTRA_DIST += tests/cli/filter.sh
+
+# Raster: where a frame's time goes, the kept canvas, culling, filters
+check_PROGRAMS += tests/tools/bench-raster
+tests_tools_bench_raster_SOURCES = tests/tools/bench-raster.c
+tests_tools_bench_raster_LDADD = lib/libbonebake-core.la -lm
+
+# The kept canvas, culling, texture filters
+check_PROGRAMS += tests/unit/check-raster
+tests_unit_check_raster_SOURCES = tests/unit/check-raster.c
+tests_unit_check_raster_CFLAGS = $(CHECK_TEST_CFLAGS)
+tests_unit_check_raster_LDADD = $(CHECK_TEST_LIBS)
+TESTS += tests/unit/check-raster
+

@@ -220,6 +220,7 @@ bb_status bb_plan_scene(const bb_model *m, const bb_scene *sc,
 		                    "%ld", p->info.name, p->frames, lim.max_frames);
 	p->view.scale = co->scale > 0 ? co->scale : 1;
 	p->view.background = co->background;
+	p->view.filter = co->filter;
 	if (co->native)
 		return plan_native(m, co, &lim, p, err);
 	if (co->width > 0 && co->height > 0) {

@@ -82,6 +82,7 @@ typedef struct bb_canvas_options {
 	                          scaled; BB_ERR_USAGE when the animation has none
 	                          or a fixed size is given too */
 	bb_rgba background;    /* straight colour; alpha 0: transparent */
+	bb_filter filter;      /* texture sampling (0: the default) */
 	bb_limits limits;
 } bb_canvas_options;
 
