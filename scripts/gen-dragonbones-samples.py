@@ -14,6 +14,14 @@
       slotPose, bonePose) bent by bone rotation in "wave", and an unweighted
       5x3 mesh with an FFD animation "ripple" whose keys start at a non-zero
       float offset; 4.5 bone frame[].transform and slot frame[] keys.
+  old_ske.json  old_tex.json  old_tex.png    data version 2.3 (a number)
+      armature "crane": global-space bones under a rotated, scaled parent
+      (no scale inheritance), slots defined in the skin with `parent` and
+      `z`, per-bone `timeline[]` keys (some between the parent's keys), a
+      `z` change, a display switch, `colorTransform` keys, `hide`, a
+      display index -1, a key pivot, `loop` 0 and 1, an animation without
+      a timeline for the lamp (hidden); pixel pivots pX/pY on displays and
+      an untrimmed atlas (frameX/frameY/frameWidth/frameHeight 0).
 
 Every picture is drawn here (no external art), so the files may be shipped
 and changed freely.  Standard library only; the output is deterministic:
@@ -663,6 +671,229 @@ def mesh_ske():
 
 
 # ---------------------------------------------------------------------------
+# Sample 3: a 2.3 document (global-space data), the crane.
+#
+# The rig is defined here in parent space, as the 5.0 runtime holds 2.3
+# data once read: bones do not inherit scale (position through the parent's
+# matrix, angles plus the parent's rotation, own scale).  The file gets what
+# a 2.3 exporter writes: every bone's setup and keys in armature space, a
+# key's computed with its parent's pose at the key's frame (the parent's keys
+# interpolated, eased, the last towards the first).
+
+CRANE = (230, 170, 40, 255)
+
+
+def draw_base():
+    """72x26 plinth; the bone sits at (36, 20)."""
+    c = Canvas(72, 26)
+    c.shape(rrect(1, 6, 71, 25, 5), (110, 110, 125, 255), INK, 2)
+    c.shape(rrect(22, 1, 50, 10, 3), (80, 80, 95, 255), INK, 1.5)
+    return c.rgba8()
+
+
+def draw_column():
+    """64x22 boom along +x; the bone at (0, 11)."""
+    c = Canvas(64, 22)
+    c.shape(rrect(1, 1, 63, 21, 6), CRANE, INK, 2)
+    for x in (16, 32, 48):
+        c.shape(polygon([(x - 6, 4), (x, 18), (x + 6, 4)]), (120, 80, 10, 255))
+    return c.rgba8()
+
+
+def draw_jib():
+    """52x16 arm along +x with a stripe at its tip; the bone at (0, 8)."""
+    c = Canvas(52, 16)
+    c.shape(rrect(1, 1, 51, 15, 7), (70, 150, 210, 255), INK, 2)
+    c.shape(circle(8, 8, 4), (30, 70, 120, 255))
+    c.shape(rrect(40, 2, 44, 14, 1), (250, 250, 250, 255))
+    return c.rgba8()
+
+
+def draw_claw(shut):
+    """26x26 claw opening towards +x; the bone at (4, 13)."""
+    c = Canvas(26, 26)
+    c.shape(circle(7, 13, 6), (200, 60, 60, 255), INK, 1.5)
+    if shut:
+        c.shape(polygon([(8, 7), (25, 11), (25, 15), (8, 19)]), (200, 60, 60, 255), INK, 1.5)
+    else:
+        c.shape(polygon([(8, 8), (24, 1), (25, 5), (11, 12)]), (200, 60, 60, 255), INK, 1.5)
+        c.shape(polygon([(8, 18), (24, 25), (25, 21), (11, 14)]), (200, 60, 60, 255), INK, 1.5)
+    return c.rgba8()
+
+
+def draw_lamp():
+    """20x20 white bulb (tinted by the colour keys); the bone at its centre."""
+    c = Canvas(20, 20)
+    c.shape(circle(10, 10, 9), (245, 245, 245, 255), INK, 1.5)
+    c.shape(circle(7, 7, 3), (255, 255, 255, 255))
+    return c.rgba8()
+
+
+def crane_page():
+    """Untrimmed regions: frameX/frameY/frameWidth/frameHeight 0, as 2.3
+    atlases write them (one region without the keys at all)."""
+    p = Page("old", 160, 96)
+    p.put("crane/base", draw_base(), 2, 2, frame=(0, 0, 0, 0))
+    p.put("crane/column", draw_column(), 76, 2, frame=(0, 0, 0, 0))
+    p.put("crane/jib", draw_jib(), 2, 30, frame=(0, 0, 0, 0))
+    p.put("crane/claw_open", draw_claw(False), 56, 30, frame=(0, 0, 0, 0))
+    p.put("crane/claw_shut", draw_claw(True), 84, 30, frame=(0, 0, 0, 0))
+    p.put("crane/lamp", draw_lamp(), 112, 30)
+    return p
+
+
+def tf(x=0.0, y=0.0, rot=0.0, sx=1.0, sy=1.0):
+    return {"x": x, "y": y, "skX": rot, "skY": rot, "scX": sx, "scY": sy}
+
+
+def to_global(p, l):
+    """World transform of a bone with local l under a parent at p (no scale
+    inheritance)."""
+    a, b, c, d, tx, ty = mat(p)
+    return {"x": a * l["x"] + c * l["y"] + tx, "y": b * l["x"] + d * l["y"] + ty,
+            "skX": l["skX"] + p["skY"], "skY": l["skY"] + p["skY"],
+            "scX": l["scX"], "scY": l["scY"]}
+
+
+def ease50(p, e):
+    """The 5.0 runtime's easing of progress p by tweenEasing e."""
+    if e > 1:
+        return (0.5 * (1 - math.cos(p * math.pi)) - p) * (e - 1) + p
+    if e > 0:
+        return (1 - (1 - p) ** 2 - p) * e + p
+    if e < 0:
+        return (p * p - p) * -e + p
+    return p
+
+
+def at_frame(keys, f, frames, easing, loop, holds):
+    """A local pose at frame f from keys [(duration, transform)]: eased
+    towards the next key, the last towards the first while looping, keys
+    listed in holds not at all."""
+    start, i = 0, 0
+    while i + 1 < len(keys) and start + keys[i][0] <= f:
+        start += keys[i][0]
+        i += 1
+    ln = keys[i][0] if i + 1 < len(keys) else frames - start
+    cur, nxt = keys[i][1], keys[(i + 1) % len(keys)][1]
+    tweens = len(keys) > 1 and ln > 0 and i not in holds and (loop or i + 1 < len(keys))
+    p = ease50((f - start) / ln, easing) if tweens else 0
+    return {k: cur[k] + (nxt[k] - cur[k]) * p for k in cur}
+
+
+def rnd2(t):
+    return {k: round(v, 2) + 0.0 for k, v in t.items()}
+
+
+def crane_ske():
+    # bone: (parent, setup in parent space)
+    rig = [
+        ("base", None, tf(0, 0)),
+        ("column", "base", tf(0, -16, -80, 1.25, 1.25)),
+        ("jib", "column", tf(48, 0, 60)),
+        ("claw", "jib", tf(44, 0, 35)),
+        ("lamp", "column", tf(26, -13, 80)),
+    ]
+    parent = {n: p for n, p, _ in rig}
+    setup = {}
+    for n, p, l in rig:
+        setup[n] = to_global(setup[p], l) if p else dict(l)
+    bones = []
+    for n in ("claw", "jib", "lamp", "base", "column"):   # children first
+        p = parent[n]
+        b = {"name": n, "transform": rnd2(setup[n])}
+        if p:
+            b["parent"] = p
+        bones.append(b)
+    # slots are defined in the skin, with their bone and z
+    displays = {
+        "base": [{"name": "crane/base", "pX": 36, "pY": 20}],
+        "column": [{"name": "crane/column", "pX": 0, "pY": 11}],
+        "jib": [{"name": "crane/jib", "pX": 0, "pY": 8}],
+        "claw": [{"name": "crane/claw_open", "pX": 4, "pY": 13},
+                 {"name": "crane/claw_shut", "pX": 4, "pY": 13}],
+        "lamp": [{"name": "crane/lamp", "pX": 10, "pY": 10}],
+    }
+    z = {"base": 1, "column": 2, "jib": 3, "claw": 4, "lamp": 5}
+    skin_slots = []
+    for n in ("lamp", "claw", "jib", "base", "column"):   # not in z order
+        skin_slots.append({"name": n, "parent": n, "z": z[n], "display": [
+            {"name": d["name"], "type": "image", "transform": dict(
+                tf(), pX=d["pX"], pY=d["pY"])} for d in displays[n]]})
+
+    def animation(name, frames, scale, loop, easing, tracks, extra):
+        """tracks: bone -> [(duration, parent-space transform or None)];
+        extra: bone -> {key index: more fields}.  Each key goes to armature
+        space with its parent's pose at its frame, which (as a Flash layer
+        moves) is the parent's armature-space keys interpolated."""
+        gkeys = {}
+
+        def world_at(n, f):
+            if n not in gkeys:
+                return setup[n]
+            ex = extra.get(n, {})
+            holds = {i for i in range(len(gkeys[n]))
+                     if ex.get(i, {}).get("tweenEasing", 0) is None or
+                     ex.get((i + 1) % len(gkeys[n]), {}).get("displayIndex") == -1}
+            return at_frame(gkeys[n], f, frames, easing, loop != 1, holds)
+
+        timelines = []
+        for n, _, _ in rig:                 # parents first
+            if n not in tracks:
+                continue
+            out, start, gkeys[n] = [], 0, []
+            for i, (dur, l) in enumerate(tracks[n]):
+                key = {"duration": dur, "z": z[n]}
+                g = tf()
+                if l is not None:
+                    g = rnd2(to_global(world_at(parent[n], start), l) if parent[n] else l)
+                    key["transform"] = dict(g, pX=0, pY=0)
+                gkeys[n].append((dur, g))
+                key.update(extra.get(n, {}).get(i, {}))
+                out.append(key)
+                start += dur
+            timelines.append({"name": n, "scale": 1, "offset": 0, "frame": out})
+        return {"name": name, "duration": frames, "scale": scale, "loop": loop,
+                "fadeInTime": 0.2, "tweenEasing": easing, "timeline": timelines}
+
+    work = animation("work", 8, 3, 0, 0, {
+        "base": [(8, tf(0, 0))],
+        "column": [(4, tf(0, -16, -80, 1.25, 1.25)), (4, tf(0, -16, -65, 1.1, 1.1))],
+        # keys at frames 2 and 6, where the column has none
+        "jib": [(2, tf(48, 0, 60)), (2, tf(48, 0, 90)), (2, tf(48, 0, 120)),
+                (2, tf(48, 0, 75))],
+        "claw": [(4, tf(44, 0, 35)), (4, tf(44, 0, -20))],
+        "lamp": [(4, tf(26, -13, 80)), (3, tf(26, -13, 65)), (1, tf(26, -13, 70))],
+    }, {
+        # the jib goes behind the base and column at frame 4
+        "jib": {2: {"z": -1}},
+        # the claw shuts at frame 4; a pivot moves that key along its axes
+        "claw": {1: {"displayIndex": 1}},
+        # the lamp warms up, then is hidden for the last frame
+        "lamp": {0: {"colorTransform": {"aM": 100, "rM": 100, "gM": 100, "bM": 100,
+                                        "aO": 0, "rO": 0, "gO": 0, "bO": 0}},
+                 1: {"colorTransform": {"aM": 100, "rM": 100, "gM": 70, "bM": 20,
+                                        "aO": 0, "rO": 10, "gO": 0, "bO": 0}},
+                 2: {"hide": 1}},
+    })
+    work["timeline"][3]["frame"][1]["transform"].update(pX=2, pY=-1)   # claw
+    nod = animation("nod", 4, 2, 1, 2, {
+        "base": [(4, tf(0, 0))],
+        "column": [(2, tf(0, -16, -80, 1.25, 1.25)), (2, tf(0, -16, -95, 1.25, 1.4))],
+        "jib": [(1, tf(48, 0, 60)), (3, tf(48, 0, 100))],
+        "claw": [(2, tf(44, 0, 35)), (1, tf(44, 0, 0)), (1, None)],
+    }, {
+        # the jib's second key holds; the claw shuts, then is hidden (the key
+        # before a hidden one does not tween); no lamp timeline: hidden
+        "jib": {1: {"tweenEasing": None}},
+        "claw": {1: {"displayIndex": 1}, 2: {"displayIndex": -1}},
+    })
+    crane = {"name": "crane", "bone": bones, "skin": [{"name": "", "slot": skin_slots}],
+             "animation": [work, nod]}
+    return {"version": 2.3, "name": "old", "frameRate": 24, "armature": [crane]}
+
+
+# ---------------------------------------------------------------------------
 
 
 def write(path, data):
@@ -675,7 +906,8 @@ def main(argv):
     out = argv[1] if len(argv) > 1 else os.path.join(here, "..", "samples", "dragonbones")
     os.makedirs(out, exist_ok=True)
     for base, page, ske in (("rig", robot_page(), robot_ske()),
-                            ("mesh", mesh_page(), mesh_ske())):
+                            ("mesh", mesh_page(), mesh_ske()),
+                            ("old", crane_page(), crane_ske())):
         write(os.path.join(out, base + "_tex.png"), png_bytes(page.rows))
         write(os.path.join(out, base + "_tex.json"),
               (dumps(page.atlas(base + "_tex.png")) + "\n").encode())

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -67,34 +68,95 @@ void cli_warn(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-void cli_progress_start(cli_progress *p, const char *label, long total, int quiet)
+static double now(void)
 {
-	p->enabled = !quiet && isatty(2) && total > 0;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void cli_progress_start(cli_progress *p, const char *label, long total, int mode)
+{
+	memset(p, 0, sizeof *p);
+	if (mode == CLI_PROGRESS_JSON)
+		p->show = CLI_PROGRESS_JSON;
+	else if (total > 0 && (mode == CLI_PROGRESS_LINE ||
+	                       (mode == CLI_PROGRESS_AUTO && isatty(2))))
+		p->show = CLI_PROGRESS_LINE;
 	p->label = label;
+	p->unit = "done";
 	p->total = total;
-	p->done = 0;
-	p->last_pct = -1;
+	p->t0 = p->last = now();
+	if (p->show == CLI_PROGRESS_JSON) {
+		fprintf(stderr, "{\"progress\": ");
+		cli_json_string(stderr, label);
+		fprintf(stderr, ", \"done\": 0, \"total\": %ld}\n", total);
+		fflush(stderr);
+	}
+}
+
+void cli_progress_unit(cli_progress *p, const char *unit)
+{
+	p->unit = unit;
+}
+
+static void show(cli_progress *p, double t)
+{
+	double el = t - p->t0, rate = el > 0 ? p->done / el : 0;
+	double eta = rate > 0 ? (p->total - p->done) / rate : 0;
+
+	if (p->show == CLI_PROGRESS_JSON) {
+		fprintf(stderr, "{\"progress\": ");
+		cli_json_string(stderr, p->label);
+		fprintf(stderr, ", \"done\": %ld, \"total\": %ld, \"rate\": %.1f, "
+		        "\"eta\": %.1f}\n", p->done, p->total, rate, eta);
+	} else {
+		fprintf(stderr, "\r\033[K%s %ld/%ld %s (%d%%), %.1f/s, %ld:%02ld left",
+		        p->label, p->done, p->total, p->unit,
+		        (int)(p->done * 100 / p->total), rate, (long)eta / 60,
+		        (long)eta % 60);
+	}
+	fflush(stderr);
+	p->last = t;
+	p->shown = 1;
 }
 
 void cli_progress_step(cli_progress *p, long n)
 {
-	int pct;
+	double t;
 
 	p->done += n;
-	if (!p->enabled)
+	if (!p->show)
 		return;
-	pct = (int)(p->done * 100 / p->total);
-	if (pct == p->last_pct)
-		return;
-	p->last_pct = pct;
-	fprintf(stderr, "\r%s %ld/%ld (%d%%)", p->label, p->done, p->total, pct);
-	fflush(stderr);
+	t = now();
+	if (p->done >= p->total ||
+	    t - p->last >= (p->show == CLI_PROGRESS_JSON ? 0.25 : 0.1))
+		show(p, t);
 }
 
 void cli_progress_end(cli_progress *p)
 {
-	if (p->enabled && p->last_pct >= 0)
+	if (p->show == CLI_PROGRESS_JSON && p->done < p->total)
+		show(p, now());
+	else if (p->show == CLI_PROGRESS_LINE && p->shown)
 		fprintf(stderr, "\r\033[K");
+	p->show = 0;
+}
+
+int cli_parse_progress(const char *s, int *mode)
+{
+	if (strcmp(s, "auto") == 0)
+		*mode = CLI_PROGRESS_AUTO;
+	else if (strcmp(s, "line") == 0)
+		*mode = CLI_PROGRESS_LINE;
+	else if (strcmp(s, "json") == 0)
+		*mode = CLI_PROGRESS_JSON;
+	else if (strcmp(s, "none") == 0)
+		*mode = CLI_PROGRESS_QUIET;
+	else
+		return 0;
+	return 1;
 }
 
 int cli_parse_size(const char *s, int *w, int *h)
@@ -154,6 +216,74 @@ int cli_parse_int(const char *s, int min, int max, int *out)
 		return 0;
 	*out = (int)v;
 	return 1;
+}
+
+int cli_jobs(int requested)
+{
+	long cpus = requested > 0 ? requested : sysconf(_SC_NPROCESSORS_ONLN);
+
+	return cpus < 1 ? 1 : cpus > 256 ? 256 : (int)cpus;
+}
+
+int cli_parse_png_level(const char *s, bb_png_options *o)
+{
+	int level;
+
+	if (strcmp(s, "fast") == 0)
+		level = 1;
+	else if (strcmp(s, "small") == 0)
+		level = BB_PNG_LEVEL_MAX;
+	else if (!cli_parse_int(s, 0, BB_PNG_LEVEL_MAX, &level))
+		return 0;
+	o->level = level;
+	o->level_set = 1;
+	return 1;
+}
+
+int cli_parse_pixels(const char *s, size_t *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno || !isfinite(v) || v <= 0)
+		return 0;
+	if (*end == 'M' && !end[1])
+		v *= 1048576.0;
+	else if (*end)
+		return 0;
+	if (v < 1 || v > 1073741824.0)
+		return 0;
+	*out = (size_t)v;
+	return 1;
+}
+
+FILE *cli_output_begin(cli_output *o, const char *path)
+{
+	memset(o, 0, sizeof *o);
+	o->path = path;
+	o->f = path ? open_memstream(&o->buf, &o->size) : stdout;
+	return o->f;
+}
+
+int cli_output_end(cli_output *o)
+{
+	bb_error err;
+	int rc = EXIT_OK;
+
+	if (!o->path)
+		return rc;
+	if (fclose(o->f) != 0) {
+		free(o->buf);
+		fprintf(stderr, "bonebake: out of memory\n");
+		return EXIT_INTERNAL;
+	}
+	if (bb_file_write_atomic(o->path, o->buf, o->size, &err) != BB_OK)
+		rc = cli_fail(&err);
+	free(o->buf);
+	o->buf = NULL;
+	return rc;
 }
 
 void cli_json_string(FILE *f, const char *s)

@@ -19,6 +19,9 @@ enum {
 	EXIT_INTERNAL = 70    /* out of memory or a bug */
 };
 
+/* Sampling rate when neither --fps nor the file gives one (Forge). */
+enum { CLI_DEFAULT_FPS = 30 };
+
 /* Maps a library status to the exit code above. */
 int cli_exit_code(bb_status s);
 /* Prints "bonebake: <file>: <path>: <message>" to stderr and returns the
@@ -32,18 +35,34 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 int cli_bad_option(const char *cmd, char **argv);
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Progress on stderr: a single rewritten line when stderr is a terminal,
- * nothing otherwise (or when quiet). */
+/* Progress on stderr for long work.  Modes: CLI_PROGRESS_AUTO (a single
+ * rewritten line when stderr is a terminal, nothing otherwise),
+ * CLI_PROGRESS_QUIET (nothing), CLI_PROGRESS_JSON (one JSON object per line
+ * for scripts: {"progress": label, "done", "total", "fps", "eta"}, at most
+ * four a second, and always the first and the last).  The line shows done /
+ * total, the rate and the time left.  Not thread-safe: callers serialise
+ * calls (the frame loops hold their lock). */
+enum { CLI_PROGRESS_AUTO = 0, CLI_PROGRESS_QUIET = 1, CLI_PROGRESS_JSON = 2,
+       CLI_PROGRESS_LINE = 3 /* a line even when stderr is not a terminal */ };
+
 typedef struct cli_progress {
-	int enabled;
+	int show;                 /* 0: nothing; CLI_PROGRESS_LINE or _JSON */
 	const char *label;
+	const char *unit;         /* "frames", "pairs" ... */
 	long total, done;
-	int last_pct;
+	double t0, last;          /* monotonic seconds */
+	int shown;
 } cli_progress;
 
-void cli_progress_start(cli_progress *p, const char *label, long total, int quiet);
+/* `mode` is one of the CLI_PROGRESS_* values (0 and 1 double as "not
+ * quiet" / "quiet", so a --quiet flag can be passed as is). */
+void cli_progress_start(cli_progress *p, const char *label, long total, int mode);
+/* The unit shown after the counts (default "done"). */
+void cli_progress_unit(cli_progress *p, const char *unit);
 void cli_progress_step(cli_progress *p, long n);
 void cli_progress_end(cli_progress *p);
+/* Parses --progress auto|line|json|none into a mode; 0 on error. */
+int cli_parse_progress(const char *s, int *mode);
 
 /* Parses "WxH" into two positive ints; returns 0 on error. */
 int cli_parse_size(const char *s, int *w, int *h);
@@ -52,6 +71,27 @@ int cli_parse_xy(const char *s, double *x, double *y);
 /* Parses a finite double / a non-negative int; returns 0 on error. */
 int cli_parse_double(const char *s, double *out);
 int cli_parse_int(const char *s, int min, int max, int *out);
+/* Threads for --jobs N: N when > 0, else the CPUs online (1..256). */
+int cli_jobs(int requested);
+/* Parses a --png-level argument: 0..9, "fast" (1) or "small" (9), into
+ * o->level (setting o->level_set); returns 0 on error. */
+int cli_parse_png_level(const char *s, bb_png_options *o);
+
+/* A command's printed output: stdout (path NULL), or a buffer that
+ * cli_output_end writes to `path` atomically, so a failed write leaves
+ * nothing.  cli_output_begin returns NULL when out of memory. */
+typedef struct cli_output {
+	FILE *f;
+	char *buf;
+	size_t size;
+	const char *path;
+} cli_output;
+FILE *cli_output_begin(cli_output *o, const char *path);
+/* Finishes: returns EXIT_OK, or EXIT_IO after printing the error. */
+int cli_output_end(cli_output *o);
+
+/* --max-image-pixels: N or NM (N * 2^20), 1 .. 2^30; 0 on error. */
+int cli_parse_pixels(const char *s, size_t *out);
 
 /* Writes a JSON string literal (quotes and escapes) to f. */
 void cli_json_string(FILE *f, const char *s);
@@ -63,5 +103,8 @@ int cmd_pose(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_pack(int argc, char **argv);
 int cmd_sheet(int argc, char **argv);
+int cmd_preview(int argc, char **argv);
+int cmd_gallery(int argc, char **argv);
+int cmd_batch(int argc, char **argv);
 
 #endif

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "diff-run.h"
+#include "outdir.h"
 
 static const char help[] =
 	"usage: bonebake diff BASELINE CURRENT [options]\n"
@@ -18,31 +19,41 @@ static const char help[] =
 	"path (a file on one side only is reported as missing or added; other\n"
 	"files are not compared, and their count is reported).  Folders are\n"
 	"compared in parallel; byte-identical files are recognised before\n"
-	"decoding.  A pixel differs when its YIQ colour distance exceeds the\n"
-	"threshold (pixelmatch's scale); pixels the anti-aliasing detector\n"
-	"classifies as edges are not counted unless --aa count.  Transparency is\n"
-	"not hidden: premultiplied colours are compared over black and over\n"
-	"white, so an alpha-only change, or transparent versus white, differs.\n"
+	"decoding.  A pixel differs when its colour distance (OKLab HyAB, 1 being\n"
+	"black against white; or YIQ on pixelmatch 7's scale) exceeds the\n"
+	"threshold; pixels the anti-aliasing detector classifies as edges are\n"
+	"not counted unless --aa count.  Transparency is not hidden:\n"
+	"premultiplied colours are compared over black and over white, so an\n"
+	"alpha-only change, or transparent versus white, differs.\n"
 	"\n"
 	"  -o, --output DIR        write a diff image per differing pair to\n"
 	"                          DIR/<path> (two files: DIR/<name>, or the file\n"
 	"                          itself when it ends in .png); unchanged pixels\n"
 	"                          faded, differences red, anti-aliasing yellow\n"
-	"  -t, --threshold T       YIQ distance threshold, 0..1 (default 0.1)\n"
+	"  -t, --threshold T       distance threshold, 0..1 (default 0.1)\n"
+	"      --metric M          oklab (OKLab HyAB, default) or yiq\n"
 	"      --aa MODE           ignore (default) or count anti-aliased pixels\n"
-	"      --compat MODE       pixelmatch: count exactly as pixelmatch 7 (its\n"
-	"                          checkerboard backdrop for translucent pixels);\n"
-	"                          pixelmatch-white: as pixelmatch with\n"
-	"                          checkerboard: false; none (default)\n"
+	"      --compat MODE       pixelmatch: count exactly as pixelmatch 8, the\n"
+	"                          current release (OKLab HyAB, its checkerboard\n"
+	"                          backdrop for translucent pixels); pixelmatch7:\n"
+	"                          as pixelmatch 7 (YIQ); pixelmatch-white,\n"
+	"                          pixelmatch7-white: with checkerboard: false;\n"
+	"                          none (default)\n"
+	"      --window S          also measure the most differing pixels in any\n"
+	"                          SxS square (S clamped to the smaller side)\n"
 	"      --max-diff-pixels N a pair passes with at most N differing pixels\n"
-	"      --max-diff-ratio R  ... and at most this fraction (0..1) of them;\n"
-	"                          a limit not given does not apply, and with\n"
-	"                          neither given any differing pixel fails\n"
+	"      --max-diff-ratio R  ... and at most this fraction (0..1) of them\n"
+	"      --max-window-pixels N  ... and at most N of them in any --window\n"
+	"                          square (scattered noise passes, a moved part\n"
+	"                          fails); a limit not given does not apply, and\n"
+	"                          with none given any differing pixel fails\n"
 	"      --ignore X,Y,W,H    do not compare this region (repeatable)\n"
 	"      --diff-mask         diff images: differences only, on transparent\n"
 	"      --json FILE         JSON report (\"-\": stdout)\n"
 	"      --junit FILE        JUnit XML report, one test case per pair\n"
 	"      --html DIR          static HTML report (self-contained folder)\n"
+	"      --max-image-pixels N  refuse images of more than N pixels (or NM:\n"
+	"                          N million), from their header (default 64M)\n"
 	"  -j, --jobs N            threads for folders (default: CPU count)\n"
 	"      --update            copy CURRENT over BASELINE for the pairs that\n"
 	"                          differ (and add files only in CURRENT); run it\n"
@@ -61,7 +72,9 @@ static const char help[] =
 
 enum {
 	OPT_AA = 256, OPT_COMPAT, OPT_MAX_PIXELS, OPT_MAX_RATIO, OPT_IGNORE,
-	OPT_DIFF_MASK, OPT_JSON, OPT_JUNIT, OPT_HTML, OPT_UPDATE
+	OPT_DIFF_MASK, OPT_JSON, OPT_JUNIT, OPT_HTML, OPT_UPDATE, OPT_METRIC,
+	OPT_IMAGE_PIXELS,
+	OPT_WINDOW, OPT_MAX_WINDOW
 };
 
 static const struct option options[] = {
@@ -69,6 +82,9 @@ static const struct option options[] = {
 	{ "threshold", required_argument, NULL, 't' },
 	{ "aa", required_argument, NULL, OPT_AA },
 	{ "compat", required_argument, NULL, OPT_COMPAT },
+	{ "metric", required_argument, NULL, OPT_METRIC },
+	{ "window", required_argument, NULL, OPT_WINDOW },
+	{ "max-window-pixels", required_argument, NULL, OPT_MAX_WINDOW },
 	{ "max-diff-pixels", required_argument, NULL, OPT_MAX_PIXELS },
 	{ "max-diff-ratio", required_argument, NULL, OPT_MAX_RATIO },
 	{ "ignore", required_argument, NULL, OPT_IGNORE },
@@ -76,6 +92,7 @@ static const struct option options[] = {
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "junit", required_argument, NULL, OPT_JUNIT },
 	{ "html", required_argument, NULL, OPT_HTML },
+	{ "max-image-pixels", required_argument, NULL, OPT_IMAGE_PIXELS },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "update", no_argument, NULL, OPT_UPDATE },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -107,11 +124,26 @@ static int parse_count(const char *s, long long *out)
 	return 1;
 }
 
+static const struct {
+	const char *name;
+	bb_diff_compat compat;
+	int white;
+} compat_modes[] = {
+	{ "none", BB_DIFF_COMPAT_NONE, 0 },
+	{ "pixelmatch", BB_DIFF_COMPAT_PIXELMATCH, 0 },
+	{ "pixelmatch8", BB_DIFF_COMPAT_PIXELMATCH, 0 },
+	{ "pixelmatch-white", BB_DIFF_COMPAT_PIXELMATCH, 1 },
+	{ "pixelmatch8-white", BB_DIFF_COMPAT_PIXELMATCH, 1 },
+	{ "pixelmatch7", BB_DIFF_COMPAT_PIXELMATCH7, 0 },
+	{ "pixelmatch7-white", BB_DIFF_COMPAT_PIXELMATCH7, 1 },
+};
+
 /* Handles one option; returns 0, or an exit code. */
 static int parse_option(struct diff_config *cfg, int c, const char *arg,
                         const char **output, char **argv)
 {
 	double d;
+	size_t i;
 
 	switch (c) {
 	case 'o':
@@ -134,12 +166,34 @@ static int parse_option(struct diff_config *cfg, int c, const char *arg,
 			                       "'%s'", arg);
 		return 0;
 	case OPT_COMPAT:
-		cfg->opts.compat_pixelmatch = strcmp(arg, "none") != 0;
-		cfg->opts.compat_white_bg = strcmp(arg, "pixelmatch-white") == 0;
-		if (strcmp(arg, "none") && strcmp(arg, "pixelmatch") &&
-		    strcmp(arg, "pixelmatch-white"))
-			return cli_usage_error("diff", "--compat wants pixelmatch, "
-			                       "pixelmatch-white or none, not '%s'", arg);
+		for (i = 0; i < sizeof compat_modes / sizeof compat_modes[0]; i++)
+			if (strcmp(arg, compat_modes[i].name) == 0) {
+				cfg->opts.compat = compat_modes[i].compat;
+				cfg->opts.compat_white_bg = compat_modes[i].white;
+				return 0;
+			}
+		return cli_usage_error("diff", "--compat wants pixelmatch, "
+		                       "pixelmatch-white, pixelmatch7, "
+		                       "pixelmatch7-white or none, not '%s'", arg);
+	case OPT_METRIC:
+		if (strcmp(arg, "oklab") == 0)
+			cfg->opts.metric = BB_DIFF_METRIC_OKLAB;
+		else if (strcmp(arg, "yiq") == 0)
+			cfg->opts.metric = BB_DIFF_METRIC_YIQ;
+		else
+			return cli_usage_error("diff", "--metric wants oklab or yiq, not "
+			                       "'%s'", arg);
+		return 0;
+	case OPT_WINDOW:
+		if (!cli_parse_int(arg, 1, 1 << 20, &cfg->opts.window))
+			return cli_usage_error("diff", "--window wants a side of 1 or "
+			                       "more pixels, not '%s'", arg);
+		return 0;
+	case OPT_MAX_WINDOW:
+		if (!parse_count(arg, &cfg->budget.max_window_pixels))
+			return cli_usage_error("diff", "--max-window-pixels wants a "
+			                       "count, not '%s'", arg);
+		cfg->budget.max_window_set = 1;
 		return 0;
 	case OPT_MAX_PIXELS:
 		if (!parse_count(arg, &cfg->budget.max_pixels))
@@ -171,6 +225,11 @@ static int parse_option(struct diff_config *cfg, int c, const char *arg,
 		return 0;
 	case OPT_JUNIT:
 		cfg->junit = arg;
+		return 0;
+	case OPT_IMAGE_PIXELS:
+		if (!cli_parse_pixels(arg, &cfg->opts.max_pixels))
+			return cli_usage_error("diff", "--max-image-pixels takes N or NM "
+			                       "(millions), 1..1024M, not '%s'", arg);
 		return 0;
 	case OPT_HTML:
 		cfg->html = arg;
@@ -320,6 +379,7 @@ int cmd_diff(int argc, char **argv)
 	struct diff_config cfg;
 	struct diff_run run;
 	const char *output = NULL;
+	outdir out_od, html_od;
 	bb_error err;
 	int c, rc;
 
@@ -336,6 +396,11 @@ int cmd_diff(int argc, char **argv)
 	}
 	if (argc - optind != 2)
 		return cli_usage_error("diff", "expected BASELINE and CURRENT");
+	if (cfg.budget.max_window_set && !cfg.opts.window)
+		return cli_usage_error("diff", "--max-window-pixels needs --window S");
+	if (cfg.opts.metric && cfg.opts.compat)
+		return cli_usage_error("diff", "--metric applies without --compat "
+		                       "(pixelmatch has its own)");
 	if (bb_diff_options_check(&cfg.opts, &err) != BB_OK)
 		return cli_usage_error("diff", "%s", err.message);
 	rc = diff_collect(&run, argv[optind], argv[optind + 1]);
@@ -347,6 +412,16 @@ int cmd_diff(int argc, char **argv)
 		cfg.out_file = output;
 	else
 		cfg.out_dir = output;
+	/* -o DIR and --html DIR are written all-or-nothing (outdir.h) */
+	if ((cfg.out_dir && (rc = outdir_open(&out_od, cfg.out_dir)) != 0) ||
+	    (cfg.html && (rc = outdir_open(&html_od, cfg.html)) != 0)) {
+		if (cfg.out_dir && out_od.lock_fd >= 0)
+			outdir_abort(&out_od);
+		diff_run_free(&run);
+		return rc;
+	}
+	cfg.out_write = cfg.out_dir ? out_od.stage : NULL;
+	cfg.html_write = cfg.html ? html_od.stage : NULL;
 	diff_execute(&run, &cfg);
 	if (!cfg.quiet && !to_stdout(cfg.json) && !to_stdout(cfg.junit))
 		print_results(&run, &cfg);
@@ -355,6 +430,15 @@ int cmd_diff(int argc, char **argv)
 	if (cfg.junit && diff_save_report(cfg.junit, &run, &cfg, diff_write_junit))
 		run.report_failed = 1;
 	if (cfg.html && diff_write_html(&run, &cfg) != 0)
+		run.report_failed = 1;
+	/* everything written: move the folders into place; else leave none */
+	if (cfg.out_dir && run.report_failed)
+		outdir_abort(&out_od);
+	else if (cfg.out_dir && outdir_commit(&out_od) != 0)
+		run.report_failed = 1;
+	if (cfg.html && run.report_failed)
+		outdir_abort(&html_od);
+	else if (cfg.html && outdir_commit(&html_od) != 0)
 		run.report_failed = 1;
 	if (cfg.update)
 		update(&run, &cfg);

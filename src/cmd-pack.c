@@ -4,7 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <jansson.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -17,23 +17,32 @@ static const char help[] =
 	"usage: bonebake pack DIR|FILE.png... -o OUTDIR [options]\n"
 	"\n"
 	"Packs PNG frames into sprite sheets plus metadata.  Folders are read\n"
-	"with their sub-folders (4 levels).  A file <anim>_<digits>.png is frame\n"
-	"<digits> of animation <anim>; other files are frames of their own,\n"
-	"named after the file without .png.  A frames.json beside the frames\n"
-	"(as `bonebake render` writes it) gives their animation's name, fps,\n"
-	"loop flag, frame times and origin pixel (the pivot).  The result is\n"
-	"the same whatever order the inputs are listed in.  Nothing is written\n"
-	"unless everything packs.\n"
+	"with their sub-folders (4 levels); a frame is named by its path\n"
+	"relative to the folder given, without .png (dragon_fall/frame_0000),\n"
+	"a file given alone by its file name.  Numbered files in a sub-folder\n"
+	"(frame_0000.png, 0001.png ...) are that folder's animation, or\n"
+	"<folder>/<prefix> when it holds several numbered runs; at the top a\n"
+	"file <anim>_<digits>.png is frame <digits> of animation <anim>; other\n"
+	"files are frames of their own.  A frames.json beside the frames (as\n"
+	"`bonebake render` writes it) gives their animation's name, fps, loop\n"
+	"flag, frame times and origin pixel (the pivot).  The result is the\n"
+	"same whatever order the inputs are listed in and whatever --jobs.\n"
+	"Nothing is written unless everything packs.\n"
 	"\n"
 	"  -o, --output DIR     output folder (created if missing)\n"
 	"  --fps N              frame rate of animations without a frames.json\n"
 	"                       (default: unknown)\n"
+	"  -j, --jobs N         threads decoding, trimming and encoding pages\n"
+	"                       (default: CPUs)\n"
 	"  --stats              also print the time spent loading, packing, writing\n"
+	"                       (wall clock and CPU)\n"
+	"  --max-image-pixels N refuse PNGs of more than N pixels (or NM: N\n"
+	"                       million), from their header (default 64M)\n"
 	"  -q, --quiet          print nothing on success\n"
 	"  -h, --help           this text\n"
 	"\n";
 
-enum { O_FPS = 1, O_STATS, MAX_DEPTH = 4, MAX_FRAMES_JSON = 16 << 20 };
+enum { O_FPS = 1, O_STATS, O_PIXELS, MAX_DEPTH = 4 };
 
 /* What a folder's frames.json says. */
 typedef struct dir_meta {
@@ -47,14 +56,30 @@ typedef struct dir_meta {
 	double *times;            /* frames[i].time */
 } dir_meta;
 
+/* One PNG to pack. */
+typedef struct entry {
+	char *path;               /* on disk */
+	char *name;               /* frame name: path relative to the packed
+	                             folder without .png, or the base name of a
+	                             file given alone */
+	char *reldir;             /* its folder relative to the packed folder
+	                             ("" at the top and for files given alone) */
+	char *base;               /* file name with .png */
+	char *prefix;             /* numbered: the name before the number */
+	int number;
+	size_t meta;              /* index into job.metas */
+} entry;
+
 typedef struct job {
 	const char *cmd;
 	double fps;               /* --fps */
-	bb_pack_input *in;        /* these four are parallel arrays */
-	char **names, **paths;
-	bb_image **imgs;
+	int threads;              /* --jobs */
+	size_t max_pixels;        /* --max-image-pixels (0: the default) */
+	entry *ents;
 	size_t n, cap;
-	char **anim_names;        /* these two too */
+	bb_pack_input *in;        /* these two parallel to ents */
+	bb_image **imgs;
+	char **anim_names;        /* these two parallel */
 	bb_pack_anim *anims;
 	size_t n_anims, cap_anims;
 	dir_meta *metas;
@@ -89,19 +114,14 @@ static int oom(void)
 	return EXIT_INTERNAL;
 }
 
-static int bad_meta(const char *path, const char *what)
-{
-	fprintf(stderr, "bonebake: %s: %s\n", path, what);
-	return EXIT_INPUT;
-}
-
-/* Reads dir/frames.json into m when present. */
+/* Reads dir/frames.json into m when present (bonebake/output.h: fields
+ * other tools may leave out are optional here). */
 static int read_meta(const char *dir, dir_meta *m)
 {
 	char path[4200];
-	json_t *root, *v, *frames;
-	json_error_t je;
+	bb_frames_json *f = NULL;
 	struct stat st;
+	bb_error err;
 	size_t i;
 
 	memset(m, 0, sizeof *m);
@@ -112,80 +132,49 @@ static int read_meta(const char *dir, dir_meta *m)
 	snprintf(path, sizeof path, "%s/frames.json", dir);
 	if (stat(path, &st) != 0)
 		return 0;
-	if (st.st_size > MAX_FRAMES_JSON)
-		return bad_meta(path, "larger than 16 MiB");
-	root = json_load_file(path, 0, &je);
-	if (!root) {
-		fprintf(stderr, "bonebake: %s:%d: %s\n", path, je.line, je.text);
-		return EXIT_INPUT;
-	}
-	if (!json_is_object(root)) {
-		json_decref(root);
-		return bad_meta(path, "not a JSON object");
-	}
-	if ((v = json_object_get(root, "animation")) && json_is_string(v) &&
-	    json_string_value(v)[0])
-		m->anim = strdup(json_string_value(v));
-	if ((v = json_object_get(root, "fps")) && json_is_number(v))
-		m->fps = json_number_value(v);
-	if ((v = json_object_get(root, "loop")) && json_is_boolean(v))
-		m->loop = json_is_true(v);
-	if ((v = json_object_get(root, "origin")) && json_is_object(v) &&
-	    json_is_number(json_object_get(v, "x")) &&
-	    json_is_number(json_object_get(v, "y"))) {
-		m->has_origin = 1;
-		m->ox = json_number_value(json_object_get(v, "x"));
-		m->oy = json_number_value(json_object_get(v, "y"));
-	}
-	frames = json_object_get(root, "frames");
-	if (m->fps < 0 || m->fps > 1000 || (frames && !json_is_array(frames))) {
-		json_decref(root);
-		return bad_meta(path, "fps outside 0..1000 or frames not an array");
-	}
-	m->n = frames ? json_array_size(frames) : 0;
+	if (bb_frames_json_read(path, BB_FRAMES_JSON_PARTIAL, &f, &err) != BB_OK)
+		return cli_fail(&err);
+	if (f->animation[0] && !(m->anim = strdup(f->animation)))
+		goto nomem;
+	m->fps = f->fps;
+	m->loop = f->loop;
+	m->has_origin = f->has_origin;
+	m->ox = f->origin_x;
+	m->oy = f->origin_y;
+	m->n = f->n_frames;
 	m->files = calloc(m->n + 1, sizeof *m->files);
 	m->times = calloc(m->n + 1, sizeof *m->times);
-	if (!m->files || !m->times) {
-		json_decref(root);
-		return oom();
-	}
+	if (!m->files || !m->times)
+		goto nomem;
 	for (i = 0; i < m->n; i++) {
-		json_t *fr = json_array_get(frames, i);
-		json_t *file = json_object_get(fr, "file"), *t = json_object_get(fr, "time");
-
-		if (!json_is_string(file)) {
-			json_decref(root);
-			return bad_meta(path, "a frame without a \"file\" string");
-		}
-		m->files[i] = strdup(json_string_value(file));
-		m->times[i] = json_is_number(t) ? json_number_value(t) : -1;
-		if (!m->files[i]) {
-			json_decref(root);
-			return oom();
-		}
+		if (!(m->files[i] = strdup(f->frames[i].file)))
+			goto nomem;
+		m->times[i] = f->frames[i].time;
 	}
-	json_decref(root);
+	bb_frames_json_free(f);
 	return 0;
+nomem:
+	bb_frames_json_free(f);
+	return oom();
 }
 
-/* The frames.json of dir, read once. */
-static int meta_for(job *j, const char *dir, dir_meta **out)
+/* The frames.json of dir, read once; *out is its index in j->metas. */
+static int meta_for(job *j, const char *dir, size_t *out)
 {
+	void **ptrs[] = { (void **)&j->metas };
+	const size_t sizes[] = { sizeof *j->metas };
 	size_t i;
 	int rc;
 
 	for (i = 0; i < j->n_metas; i++)
 		if (strcmp(j->metas[i].dir, dir) == 0) {
-			*out = &j->metas[i];
+			*out = i;
 			return 0;
 		}
-	void **ptrs[] = { (void **)&j->metas };
-	const size_t sizes[] = { sizeof *j->metas };
-
 	if (!reserve(ptrs, sizes, 1, j->n_metas, &j->cap_metas))
 		return oom();
 	rc = read_meta(dir, &j->metas[j->n_metas]);
-	*out = &j->metas[j->n_metas++];
+	*out = j->n_metas++;
 	return rc;
 }
 
@@ -209,43 +198,55 @@ static int anim_index(job *j, const char *name, const dir_meta *m)
 	return (int)j->n_anims++;
 }
 
-/* "walk_0012" -> anim "walk", index 12. */
-static int split_name(const char *name, char *anim, size_t size, int *index)
+/* "walk_0012" -> prefix "walk", number 12.  At the top of a packed folder
+ * (sub == 0) only <anim>_<digits> with a non-empty <anim> is a numbered
+ * frame; inside a sub-folder any name ending in 1-9 digits is, and one
+ * '_', '-', '.' or ' ' before the digits is dropped from the prefix
+ * ("frame0001", "frame-0001", "0001" all count). */
+static int split_name(const char *name, int sub, char *prefix, size_t size,
+                      int *number)
 {
-	const char *us = strrchr(name, '_'), *p;
+	size_t len = strlen(name), d = 0, plen;
 
-	if (!us || us == name || !us[1] || strlen(us + 1) > 9 ||
-	    (size_t)(us - name) >= size)
+	while (d < len && d < 10 && name[len - 1 - d] >= '0' &&
+	       name[len - 1 - d] <= '9')
+		d++;
+	if (d == 0 || d > 9)
 		return 0;
-	for (p = us + 1; *p; p++)
-		if (*p < '0' || *p > '9')
-			return 0;
-	memcpy(anim, name, (size_t)(us - name));
-	anim[us - name] = '\0';
-	*index = atoi(us + 1);
+	plen = len - d;
+	if (plen > 0 && strchr("_-. ", name[plen - 1]))
+		plen--;
+	else if (!sub)
+		return 0;
+	if ((!sub && (plen == 0 || name[plen] != '_')) || plen >= size)
+		return 0;
+	memcpy(prefix, name, plen);
+	prefix[plen] = '\0';
+	*number = atoi(name + len - d);
 	return 1;
 }
 
-static int add_file(job *j, const char *path)
+/* Records one PNG: path on disk, its folder relative to the packed folder
+ * (NULL for a file given alone). */
+static int add_file(job *j, const char *path, const char *reldir)
 {
-	void **ptrs[] = { (void **)&j->in, (void **)&j->names, (void **)&j->paths,
-	                  (void **)&j->imgs };
-	const size_t sizes[] = { sizeof *j->in, sizeof *j->names,
-	                         sizeof *j->paths, sizeof *j->imgs };
-	char dir[4096], name[512], anim[512];
+	void **ptrs[] = { (void **)&j->ents };
+	const size_t sizes[] = { sizeof *j->ents };
+	char dir[4096], name[4096], prefix[4096];
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	size_t len = strlen(base), k = 0;
-	bb_pack_input *in;
-	dir_meta *m;
-	bb_error err;
-	int rc, index = 0;
+	size_t len = strlen(base);
+	entry *e;
+	int rc, number = 0, numbered;
 
-	if (len >= sizeof name)
+	if (len >= 512)
 		return cli_usage_error(j->cmd, "file name too long: %s", path);
-	memcpy(name, base, len + 1);
+	if (snprintf(name, sizeof name, "%s%s%s", reldir ? reldir : "",
+	             reldir && reldir[0] ? "/" : "", base) >= (int)sizeof name)
+		return cli_usage_error(j->cmd, "path too long: %s", path);
+	len = strlen(name);
 	if (len > 4 && strcasecmp(name + len - 4, ".png") == 0)
 		name[len - 4] = '\0';
-	if (!name[0])
+	if (!name[0] || name[strlen(name) - 1] == '/')
 		return cli_usage_error(j->cmd, "no frame name in '%s'", path);
 	if (base == path)
 		snprintf(dir, sizeof dir, ".");
@@ -253,44 +254,30 @@ static int add_file(job *j, const char *path)
 		snprintf(dir, sizeof dir, "/");
 	else
 		snprintf(dir, sizeof dir, "%.*s", (int)(base - path - 1), path);
-	if ((rc = meta_for(j, dir, &m)) != 0)
+	if (!reserve(ptrs, sizes, 1, j->n, &j->cap))
+		return oom();
+	e = &j->ents[j->n++];
+	if ((rc = meta_for(j, dir, &e->meta)) != 0)
 		return rc;
-	if (!reserve(ptrs, sizes, 4, j->n, &j->cap))
-		return oom();
-	in = &j->in[j->n];
-	j->names[j->n] = strdup(name);
-	j->paths[j->n] = strdup(path);
-	j->n++;
-	if (!j->names[j->n - 1] || !j->paths[j->n - 1])
-		return oom();
-	in->name = j->names[j->n - 1];
-	in->anim = -1;
-	while (m->anim && k < m->n && strcmp(m->files[k], base) != 0)
-		k++;
-	if (m->anim && k < m->n) {
-		/* listed in frames.json: its animation, place, time, origin */
-		if ((in->anim = anim_index(j, m->anim, m)) < 0)
-			return oom();
-		in->index = (int)k;
-		if (m->times[k] >= 0 && k + 1 < m->n && m->times[k + 1] > m->times[k])
-			in->duration = m->times[k + 1] - m->times[k];
-		in->has_pivot = m->has_origin;
-		in->pivot_x = m->ox;
-		in->pivot_y = m->oy;
-	} else if (split_name(name, anim, sizeof anim, &index)) {
-		/* a frames.json without an animation name still gives fps, origin */
-		if ((in->anim = anim_index(j, anim, m->anim ? NULL : m)) < 0)
-			return oom();
-		in->index = index;
-		if (!m->anim && m->has_origin) {
-			in->has_pivot = 1;
-			in->pivot_x = m->ox;
-			in->pivot_y = m->oy;
-		}
+	{
+		/* the number is read from the file name, without its folder */
+		char stem[512];
+
+		snprintf(stem, sizeof stem, "%s", base);
+		if (strlen(stem) > 4 && strcasecmp(stem + strlen(stem) - 4, ".png") == 0)
+			stem[strlen(stem) - 4] = '\0';
+		numbered = split_name(stem, reldir && reldir[0], prefix,
+		                      sizeof prefix, &number);
 	}
-	if (bb_png_read(path, &j->imgs[j->n - 1], &err) != BB_OK)
-		return cli_fail(&err);
-	in->image = j->imgs[j->n - 1];
+	e->path = strdup(path);
+	e->name = strdup(name);
+	e->reldir = strdup(reldir ? reldir : "");
+	e->base = strdup(base);
+	e->prefix = numbered ? strdup(prefix) : NULL;
+	e->number = number;
+	if (!e->path || !e->name || !e->reldir || !e->base ||
+	    (numbered && !e->prefix))
+		return oom();
 	return 0;
 }
 
@@ -299,7 +286,8 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int scan_dir(job *j, const char *dir, int depth)
+/* Reads folder `dir` (its path relative to the packed folder: `rel`). */
+static int scan_dir(job *j, const char *dir, const char *rel, int depth)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -326,7 +314,7 @@ static int scan_dir(job *j, const char *dir, int depth)
 	if (rc == 0 && n > 0)
 		qsort(ents, n, sizeof *ents, cmp_str);
 	for (i = 0; i < n && rc == 0; i++) {
-		char path[4096];
+		char path[4096], sub[4096];
 		struct stat st;
 		size_t len = strlen(ents[i]);
 
@@ -334,11 +322,15 @@ static int scan_dir(job *j, const char *dir, int depth)
 			continue;
 		if (stat(path, &st) != 0)
 			continue;
-		if (S_ISDIR(st.st_mode) && depth < MAX_DEPTH)
-			rc = scan_dir(j, path, depth + 1);
-		else if (S_ISREG(st.st_mode) && len > 4 &&
-		         strcasecmp(ents[i] + len - 4, ".png") == 0)
-			rc = add_file(j, path);
+		if (S_ISDIR(st.st_mode) && depth < MAX_DEPTH) {
+			if (snprintf(sub, sizeof sub, "%s%s%s", rel, rel[0] ? "/" : "",
+			             ents[i]) >= (int)sizeof sub)
+				continue;
+			rc = scan_dir(j, path, sub, depth + 1);
+		} else if (S_ISREG(st.st_mode) && len > 4 &&
+		           strcasecmp(ents[i] + len - 4, ".png") == 0) {
+			rc = add_file(j, path, rel);
+		}
 	}
 	for (i = 0; i < n; i++)
 		free(ents[i]);
@@ -355,8 +347,120 @@ static int add_input(job *j, const char *arg)
 		return EXIT_IO;
 	}
 	if (S_ISDIR(st.st_mode))
-		return scan_dir(j, arg, 0);
-	return add_file(j, arg);
+		return scan_dir(j, arg, "", 0);
+	return add_file(j, arg, NULL);
+}
+
+/* Entries sorted by folder, then numbered prefix, then position: to see
+ * how many numbered runs each folder holds. */
+static int cmp_run(const void *a, const void *b)
+{
+	const entry *x = *(const entry *const *)a, *y = *(const entry *const *)b;
+	int c = strcmp(x->reldir, y->reldir);
+
+	if (!c)
+		c = strcmp(x->prefix, y->prefix);
+	return c ? c : (x > y) - (x < y);
+}
+
+/* "parent/of/dir" + "/" + name, or name when dir has no parent. */
+static void beside(const char *dir, const char *name, char *buf, size_t size)
+{
+	const char *slash = strrchr(dir, '/');
+
+	if (slash)
+		snprintf(buf, size, "%.*s/%s", (int)(slash - dir), dir, name);
+	else
+		snprintf(buf, size, "%s", name);
+}
+
+/* Gives every entry its pack input: animation, index, duration, pivot.
+ *  - listed in a frames.json that names its animation: that animation
+ *    (named beside its folder: "Dragon/walk" for Dragon/walk/frames.json
+ *    saying "walk"), its place in the list, time and origin;
+ *  - numbered in a sub-folder: the folder's animation, or "folder/prefix"
+ *    when the folder holds several numbered runs;
+ *  - numbered at the top of the packed folder (or given alone):
+ *    <anim>_<digits> is frame <digits> of <anim>;
+ *  - else a frame of its own. */
+static int assign(job *j)
+{
+	entry **order = malloc((j->n + 1) * sizeof *order);
+	size_t i, k, n_num = 0;
+	char anim[8192];
+
+	j->in = calloc(j->n + 1, sizeof *j->in);
+	j->imgs = calloc(j->n + 1, sizeof *j->imgs);
+	if (!order || !j->in || !j->imgs) {
+		free(order);
+		return oom();
+	}
+	for (i = 0; i < j->n; i++) {
+		entry *e = &j->ents[i];
+		const dir_meta *m = &j->metas[e->meta];
+		bb_pack_input *in = &j->in[i];
+
+		in->name = e->name;
+		in->anim = -1;
+		k = 0;
+		while (m->anim && k < m->n && strcmp(m->files[k], e->base) != 0)
+			k++;
+		if (m->anim && k < m->n) {
+			beside(e->reldir, m->anim, anim, sizeof anim);
+			if ((in->anim = anim_index(j, e->reldir[0] ? anim : m->anim, m)) < 0)
+				break;
+			in->index = (int)k;
+			if (m->times[k] >= 0 && k + 1 < m->n && m->times[k + 1] > m->times[k])
+				in->duration = m->times[k + 1] - m->times[k];
+			in->has_pivot = m->has_origin;
+			in->pivot_x = m->ox;
+			in->pivot_y = m->oy;
+		} else if (e->prefix) {
+			order[n_num++] = e;
+		}
+	}
+	if (i < j->n) {
+		free(order);
+		return oom();
+	}
+	qsort(order, n_num, sizeof *order, cmp_run);
+	for (i = 0; i < n_num; i = k) {
+		size_t end = i, runs = 0, r;
+
+		/* [i, end): one folder; count its runs */
+		while (end < n_num && strcmp(order[end]->reldir, order[i]->reldir) == 0) {
+			if (end == i || strcmp(order[end]->prefix, order[end - 1]->prefix) != 0)
+				runs++;
+			end++;
+		}
+		for (r = i; r < end; r++) {
+			const entry *e = order[r];
+			const dir_meta *m = &j->metas[e->meta];
+			bb_pack_input *in = &j->in[e - j->ents];
+
+			if (!e->reldir[0])
+				snprintf(anim, sizeof anim, "%s", e->prefix);
+			else if (runs == 1 || !e->prefix[0])
+				snprintf(anim, sizeof anim, "%s", e->reldir);
+			else
+				snprintf(anim, sizeof anim, "%s/%s", e->reldir, e->prefix);
+			/* a frames.json without an animation name still gives fps,
+			 * loop and origin */
+			if ((in->anim = anim_index(j, anim, m->anim ? NULL : m)) < 0) {
+				free(order);
+				return oom();
+			}
+			in->index = e->number;
+			if (!m->anim && m->has_origin) {
+				in->has_pivot = 1;
+				in->pivot_x = m->ox;
+				in->pivot_y = m->oy;
+			}
+		}
+		k = end;
+	}
+	free(order);
+	return 0;
 }
 
 /* Frames named alike in two places cannot both be packed. */
@@ -368,18 +472,18 @@ static int check_names(const job *j)
 	if (!sorted)
 		return oom();
 	for (i = 0; i < j->n; i++)
-		sorted[i] = j->names[i];
+		sorted[i] = j->ents[i].name;
 	qsort(sorted, j->n, sizeof *sorted, cmp_str);
 	for (i = 1; i < j->n; i++)
 		if (strcmp(sorted[i], sorted[i - 1]) == 0) {
 			const char *a = NULL, *b = NULL;
 
 			for (k = 0; k < j->n; k++)
-				if (strcmp(j->names[k], sorted[i]) == 0) {
+				if (strcmp(j->ents[k].name, sorted[i]) == 0) {
 					if (!a)
-						a = j->paths[k];
+						a = j->ents[k].path;
 					else if (!b)
-						b = j->paths[k];
+						b = j->ents[k].path;
 				}
 			fprintf(stderr, "bonebake: two frames named '%s': %s and %s\n",
 			        sorted[i], a, b);
@@ -390,14 +494,82 @@ static int check_names(const job *j)
 	return 0;
 }
 
+/* Decoding on --jobs threads; the first failure in input order is the
+ * one reported, whatever the threads did. */
+typedef struct decode_run {
+	job *j;
+	pthread_mutex_t lock;
+	size_t next;
+	bb_status *st;
+	bb_error *err;
+} decode_run;
+
+static void *decode_worker(void *arg)
+{
+	decode_run *r = arg;
+
+	for (;;) {
+		size_t i;
+
+		pthread_mutex_lock(&r->lock);
+		i = r->next < r->j->n ? r->next++ : r->j->n;
+		pthread_mutex_unlock(&r->lock);
+		if (i == r->j->n)
+			return NULL;
+		r->st[i] = bb_png_read_limited(r->j->ents[i].path, r->j->max_pixels,
+		                               &r->j->imgs[i], &r->err[i]);
+		r->j->in[i].image = r->j->imgs[i];
+	}
+}
+
+static int decode_all(job *j)
+{
+	pthread_t th[256];
+	decode_run r;
+	int k, started = 0, threads = j->threads, rc = 0;
+	size_t i;
+
+	memset(&r, 0, sizeof r);
+	r.j = j;
+	r.st = calloc(j->n + 1, sizeof *r.st);
+	r.err = calloc(j->n + 1, sizeof *r.err);
+	if (!r.st || !r.err) {
+		free(r.st);
+		free(r.err);
+		return oom();
+	}
+	pthread_mutex_init(&r.lock, NULL);
+	if ((size_t)threads > j->n)
+		threads = (int)j->n;
+	for (k = 1; k < threads && k < 256; k++) {
+		if (pthread_create(&th[started], NULL, decode_worker, &r) != 0)
+			break;
+		started++;
+	}
+	decode_worker(&r);
+	for (k = 0; k < started; k++)
+		pthread_join(th[k], NULL);
+	pthread_mutex_destroy(&r.lock);
+	for (i = 0; i < j->n && rc == 0; i++)
+		if (r.st[i] != BB_OK)
+			rc = cli_fail(&r.err[i]);
+	free(r.st);
+	free(r.err);
+	return rc;
+}
+
 static void job_free(job *j)
 {
 	size_t i, k;
 
 	for (i = 0; i < j->n; i++) {
-		bb_image_free(j->imgs[i]);
-		free(j->names[i]);
-		free(j->paths[i]);
+		if (j->imgs)
+			bb_image_free(j->imgs[i]);
+		free(j->ents[i].path);
+		free(j->ents[i].name);
+		free(j->ents[i].reldir);
+		free(j->ents[i].base);
+		free(j->ents[i].prefix);
 	}
 	for (i = 0; i < j->n_anims; i++)
 		free(j->anim_names[i]);
@@ -410,20 +582,25 @@ static void job_free(job *j)
 		free(j->metas[i].dir);
 	}
 	free(j->metas);
+	free(j->ents);
 	free(j->in);
-	free(j->names);
-	free(j->paths);
 	free(j->imgs);
 	free(j->anims);
 	free(j->anim_names);
 }
 
-static double now(void)
-{
-	struct timespec ts;
+/* Wall-clock and CPU seconds (all threads), for --stats. */
+typedef struct stamp {
+	double wall, cpu;
+} stamp;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+static stamp now(void)
+{
+	struct timespec w, c;
+
+	clock_gettime(CLOCK_MONOTONIC, &w);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c);
+	return (stamp){ w.tv_sec + w.tv_nsec / 1e9, c.tv_sec + c.tv_nsec / 1e9 };
 }
 
 int cmd_pack(int argc, char **argv)
@@ -432,6 +609,8 @@ int cmd_pack(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "fps", required_argument, NULL, O_FPS },
 		{ "stats", no_argument, NULL, O_STATS },
+		{ "max-image-pixels", required_argument, NULL, O_PIXELS },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -443,7 +622,7 @@ int cmd_pack(int argc, char **argv)
 	job j;
 	bb_sheet *sheet = NULL;
 	bb_error err;
-	double t0, t1, t2, t3;
+	stamp t0, t1, t2, t3;
 
 	memset(&j, 0, sizeof j);
 	j.cmd = "pack";
@@ -451,11 +630,21 @@ int cmd_pack(int argc, char **argv)
 	memcpy(opts, own, sizeof own);
 	pack_merge_options(opts, 64);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:j:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': outpath = optarg; break;
+		case 'j':
+			if (!cli_parse_int(optarg, 1, 256, &j.threads))
+				return cli_usage_error("pack", "--jobs takes an integer 1..256, "
+				                       "not '%s'", optarg);
+			break;
 		case 'q': quiet = 1; break;
 		case O_STATS: stats = 1; break;
+		case O_PIXELS:
+			if (!cli_parse_pixels(optarg, &j.max_pixels))
+				return cli_usage_error("pack", "--max-image-pixels takes N or NM "
+				                       "(millions), 1..1024M, not '%s'", optarg);
+			break;
 		case 'h':
 			fputs(help, stdout);
 			fputs(pack_help, stdout);
@@ -477,6 +666,8 @@ int cmd_pack(int argc, char **argv)
 		return cli_usage_error("pack", "missing -o OUTDIR");
 	if ((rc = pack_finish(&po, "pack")) != 0)
 		return rc;
+	j.threads = cli_jobs(j.threads);
+	po.pack.threads = po.write.threads = j.threads;
 	t0 = now();
 	for (i = optind; i < argc && rc == 0; i++)
 		rc = add_input(&j, argv[i]);
@@ -486,6 +677,10 @@ int cmd_pack(int argc, char **argv)
 	}
 	if (rc == 0)
 		rc = check_names(&j);
+	if (rc == 0)
+		rc = assign(&j);
+	if (rc == 0)
+		rc = decode_all(&j);
 	t1 = now();
 	if (rc == 0 && bb_pack_frames(j.in, j.n, j.anims, j.n_anims, &po.pack,
 	                              &sheet, &err) != BB_OK)
@@ -495,8 +690,11 @@ int cmd_pack(int argc, char **argv)
 		rc = pack_write(sheet, &po, outpath, quiet);
 	t3 = now();
 	if (rc == 0 && stats)
-		printf("time: load %.1f ms, pack %.1f ms, write %.1f ms\n",
-		       (t1 - t0) * 1e3, (t2 - t1) * 1e3, (t3 - t2) * 1e3);
+		printf("time: load %.1f ms, pack %.1f ms, write %.1f ms "
+		       "(CPU: %.1f, %.1f, %.1f ms; %d threads)\n",
+		       (t1.wall - t0.wall) * 1e3, (t2.wall - t1.wall) * 1e3,
+		       (t3.wall - t2.wall) * 1e3, (t1.cpu - t0.cpu) * 1e3,
+		       (t2.cpu - t1.cpu) * 1e3, (t3.cpu - t2.cpu) * 1e3, j.threads);
 	bb_sheet_free(sheet);
 	job_free(&j);
 	return rc;

@@ -10,6 +10,9 @@
 
 #include "figure.h"
 
+/* Where the JSON/text goes: stdout, or a buffer written to -o FILE. */
+static FILE *out;
+
 static const char help[] =
 	"usage: bonebake pose FILE [--anim NAME] [--fps N] [layer options]\n"
 	"\n"
@@ -19,6 +22,7 @@ static const char help[] =
 	"slots in paint order with display index, display name and colour (and\n"
 	"the dark colour of a two-colour tint), and the draw list.\n"
 	"\n"
+	"  -o FILE      write to FILE (atomically) instead of stdout\n"
 	"  -h, --help   this text\n";
 
 static void num(double v)
@@ -26,19 +30,19 @@ static void num(double v)
 	/* stable, short, and never "-0" */
 	if (v == 0 || fabs(v) < 5e-13)
 		v = 0;
-	printf("%.12g", v);
+	fprintf(out, "%.12g", v);
 }
 
 static void matrix(bb_affine m)
 {
-	printf("[");
-	num(m.a); printf(", ");
-	num(m.b); printf(", ");
-	num(m.c); printf(", ");
-	num(m.d); printf(", ");
-	num(m.tx); printf(", ");
+	fprintf(out, "[");
+	num(m.a); fprintf(out, ", ");
+	num(m.b); fprintf(out, ", ");
+	num(m.c); fprintf(out, ", ");
+	num(m.d); fprintf(out, ", ");
+	num(m.tx); fprintf(out, ", ");
 	num(m.ty);
-	printf("]");
+	fprintf(out, "]");
 }
 
 static const char *kind_name(bb_draw_kind k)
@@ -67,12 +71,12 @@ static const char *blend_name(bb_blend b)
 
 static void color(bb_color_xform c)
 {
-	printf("[");
-	num(c.mul.a); printf(", "); num(c.mul.r); printf(", ");
-	num(c.mul.g); printf(", "); num(c.mul.b); printf(", ");
-	num(c.add.a * 255); printf(", "); num(c.add.r * 255); printf(", ");
-	num(c.add.g * 255); printf(", "); num(c.add.b * 255);
-	printf("]");
+	fprintf(out, "[");
+	num(c.mul.a); fprintf(out, ", "); num(c.mul.r); fprintf(out, ", ");
+	num(c.mul.g); fprintf(out, ", "); num(c.mul.b); fprintf(out, ", ");
+	num(c.add.a * 255); fprintf(out, ", "); num(c.add.r * 255); fprintf(out, ", ");
+	num(c.add.g * 255); fprintf(out, ", "); num(c.add.b * 255);
+	fprintf(out, "]");
 }
 
 static void print_frame(const figure *f, const bb_pose *p, long i, double t,
@@ -80,91 +84,93 @@ static void print_frame(const figure *f, const bb_pose *p, long i, double t,
 {
 	const bb_model *m = f->model;
 	const bb_drawlist *dl = bb_pose_drawlist(p);
-	int nb = bb_pose_bone_count(p), ns = bb_model_slot_count(m, f->armature), k;
+	int arm = f->scene.armature;
+	int nb = bb_pose_bone_count(p), ns = bb_model_slot_count(m, arm), k;
 
-	printf("%s\n  {\"i\": %ld, \"t\": ", i ? "," : "", i);
+	fprintf(out, "%s\n  {\"i\": %ld, \"t\": ", i ? "," : "", i);
 	num(t);
-	printf(", \"animTime\": ");
+	fprintf(out, ", \"animTime\": ");
 	num(anim_time);
-	printf(",\n   \"bones\": [");
+	fprintf(out, ",\n   \"bones\": [");
 	for (k = 0; k < nb; k++) {
-		int par = bb_model_bone_parent(m, f->armature, k);
+		int par = bb_model_bone_parent(m, arm, k);
 
-		printf("%s\n    {\"name\": ", k ? "," : "");
-		cli_json_string(stdout, bb_model_bone_name(m, f->armature, k));
-		printf(", \"parent\": ");
+		fprintf(out, "%s\n    {\"name\": ", k ? "," : "");
+		cli_json_string(out, bb_model_bone_name(m, arm, k));
+		fprintf(out, ", \"parent\": ");
 		if (par >= 0)
-			cli_json_string(stdout, bb_model_bone_name(m, f->armature, par));
+			cli_json_string(out, bb_model_bone_name(m, arm, par));
 		else
-			printf("null");
-		printf(", \"m\": ");
+			fprintf(out, "null");
+		fprintf(out, ", \"m\": ");
 		matrix(bb_pose_bone_world(p, k));
-		printf("}");
+		fprintf(out, "}");
 	}
-	printf("],\n   \"slots\": [");
+	fprintf(out, "],\n   \"slots\": [");
 	for (k = 0; k < ns; k++) {
 		int s = bb_pose_slot_order(p, k);
 
 		bb_color_xform c = bb_pose_slot_color(p, s);
 		const char *dn = bb_pose_slot_display_name(p, s);
 
-		printf("%s\n    {\"name\": ", k ? "," : "");
-		cli_json_string(stdout, bb_model_slot_name(m, f->armature, s));
-		printf(", \"z\": %d, \"displayIndex\": %d, \"display\": ", k,
+		fprintf(out, "%s\n    {\"name\": ", k ? "," : "");
+		cli_json_string(out, bb_model_slot_name(m, arm, s));
+		fprintf(out, ", \"z\": %d, \"displayIndex\": %d, \"display\": ", k,
 		       bb_pose_slot_display(p, s));
 		if (dn)
-			cli_json_string(stdout, dn);
+			cli_json_string(out, dn);
 		else
-			printf("null");
-		printf(", \"color\": ");
+			fprintf(out, "null");
+		fprintf(out, ", \"color\": ");
 		color(c);
 		if (c.dark.r != 0 || c.dark.g != 0 || c.dark.b != 0) {
-			printf(", \"dark\": [");
-			num(c.dark.r); printf(", "); num(c.dark.g); printf(", "); num(c.dark.b);
-			printf("]");
+			fprintf(out, ", \"dark\": [");
+			num(c.dark.r); fprintf(out, ", "); num(c.dark.g); fprintf(out, ", "); num(c.dark.b);
+			fprintf(out, "]");
 		}
-		printf("}");
+		fprintf(out, "}");
 	}
-	printf("],\n   \"draw\": [");
+	fprintf(out, "],\n   \"draw\": [");
 	for (k = 0; k < dl->count; k++) {
 		const bb_draw_item *it = &dl->items[k];
 		int v;
 
-		printf("%s\n    {\"kind\": \"%s\", \"slot\": ", k ? "," : "",
+		fprintf(out, "%s\n    {\"kind\": \"%s\", \"slot\": ", k ? "," : "",
 		       kind_name(it->kind));
 		if (it->slot >= 0)
-			cli_json_string(stdout, bb_model_slot_name(m, f->armature, it->slot));
+			cli_json_string(out, bb_model_slot_name(m, arm, it->slot));
 		else
-			printf("null");
-		printf(", \"blend\": \"%s\", \"color\": ", blend_name(it->blend));
+			fprintf(out, "null");
+		fprintf(out, ", \"blend\": \"%s\", \"color\": ", blend_name(it->blend));
 		color(it->color);
 		if (it->kind == BB_DRAW_RECT) {
-			printf(", \"m\": ");
+			fprintf(out, ", \"m\": ");
 			matrix(it->m);
-			printf(", \"size\": [");
-			num(it->w); printf(", "); num(it->h);
-			printf("], \"radius\": ");
+			fprintf(out, ", \"size\": [");
+			num(it->w); fprintf(out, ", "); num(it->h);
+			fprintf(out, "], \"radius\": ");
 			num(it->radius);
-			printf(", \"fill\": [");
-			num(it->fill.r); printf(", "); num(it->fill.g); printf(", ");
-			num(it->fill.b); printf(", "); num(it->fill.a);
-			printf("]");
+			fprintf(out, ", \"fill\": [");
+			num(it->fill.r); fprintf(out, ", "); num(it->fill.g); fprintf(out, ", ");
+			num(it->fill.b); fprintf(out, ", "); num(it->fill.a);
+			fprintf(out, "]");
 		} else {
-			printf(", \"verts\": [");
+			fprintf(out, ", \"verts\": [");
 			for (v = 0; v < it->nverts; v++) {
-				printf("%s", v ? ", " : "");
-				num(it->verts[v].x); printf(", "); num(it->verts[v].y);
+				fprintf(out, "%s", v ? ", " : "");
+				num(it->verts[v].x); fprintf(out, ", "); num(it->verts[v].y);
 			}
-			printf("]");
+			fprintf(out, "]");
 		}
-		printf("}");
+		fprintf(out, "}");
 	}
-	printf("]}");
+	fprintf(out, "]}");
 }
 
 int cmd_pose(int argc, char **argv)
 {
 	static const struct option own[] = {
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -172,15 +178,21 @@ int cmd_pose(int argc, char **argv)
 	bb_track tracks[BB_MAX_TRACKS];
 	fig_opts fo;
 	figure fig;
-	fig_anim fa;
+	bb_plan fa;
 	bb_pose *pose = NULL;
 	bb_error err;
+	cli_output co = { 0 };
+	const char *output = NULL;
 	int c, rc, n;
 	long i;
 
 	fig_opts_init(&fo);
 	fig_merge_options(own, opts, 64);
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		if (c == 'o') {
+			output = optarg;
+			continue;
+		}
 		if (c == 'h') {
 			fputs(help, stdout);
 			fputs(fig_help, stdout);
@@ -202,37 +214,39 @@ int cmd_pose(int argc, char **argv)
 	}
 	fo.has_size = 1;      /* no canvas needed */
 	fo.size_w = fo.size_h = 1;
-	if ((rc = figure_plan(&fig, &fo, fig.anims[0], &fa)) != 0)
+	fo.canvas_native = 0;
+	fig.scene.anim = fig.anims[0];
+	if ((rc = figure_plan(&fig, &fo, fig.scene.anim, &fa)) != 0)
 		goto out;
-	if (bb_pose_new(fig.model, fig.armature, &pose, &err) != BB_OK) {
+	if (bb_scene_tracks(fig.model, &fig.scene, tracks, &n, &err) != BB_OK ||
+	    bb_pose_new(fig.model, fig.scene.armature, &pose, &err) != BB_OK) {
 		rc = cli_fail(&err);
 		goto out;
 	}
-	n = figure_tracks(&fig, fa.anim, tracks);
-	if (fig.overlay_anim >= 0)
-		tracks[1].start = fo.overlay_at;
-	if (fig.face_anim >= 0)
-		tracks[n - 1].start = fo.face_at;
-	printf("{\"meta\": {\"runtime\": \"bonebake %s\", \"armature\": ", PACKAGE_VERSION);
+	if (!(out = cli_output_begin(&co, output))) {
+		rc = EXIT_INTERNAL;
+		goto out;
+	}
+	fprintf(out, "{\"meta\": {\"runtime\": \"bonebake %s\", \"armature\": ", PACKAGE_VERSION);
 	{
 		bb_armature_info ai;
 
-		bb_model_armature_info(fig.model, fig.armature, &ai);
-		cli_json_string(stdout, ai.name);
+		bb_model_armature_info(fig.model, fig.scene.armature, &ai);
+		cli_json_string(out, ai.name);
 	}
-	printf(", \"animation\": ");
-	cli_json_string(stdout, fa.info.name);
-	printf(", \"animationDuration\": ");
+	fprintf(out, ", \"animation\": ");
+	cli_json_string(out, fa.info.name);
+	fprintf(out, ", \"animationDuration\": ");
 	num(fa.info.duration);
-	printf(", \"fps\": ");
+	fprintf(out, ", \"fps\": ");
 	num(fa.fps);
-	printf(", \"frames\": %ld, \"loop\": %s},\n \"frames\": [", fa.frames,
+	fprintf(out, ", \"frames\": %ld, \"loop\": %s},\n \"frames\": [", fa.frames,
 	       fa.info.loop ? "true" : "false");
 	for (i = 0; i < fa.frames; i++) {
-		double t = fig_frame_time(&fa, i), at = t;
+		double t = bb_plan_frame_time(&fa, i), at = t;
 
-		if (bb_pose_eval(pose, tracks, n, t, &fig.eval, &err) != BB_OK) {
-			printf("]}\n");
+		if (bb_pose_eval(pose, tracks, n, t, &fig.scene.eval, &err) != BB_OK) {
+			fprintf(out, "]}\n");
 			rc = cli_fail(&err);
 			goto out;
 		}
@@ -241,8 +255,14 @@ int cmd_pose(int argc, char **argv)
 			                  : fmin(t, fa.info.duration);
 		print_frame(&fig, pose, i, t, at);
 	}
-	printf("]}\n");
+	fprintf(out, "]}\n");
 out:
+	if (co.f && rc == 0) {
+		rc = cli_output_end(&co);
+	} else if (co.path && co.f) {      /* failed: -o FILE gets nothing */
+		fclose(co.f);
+		free(co.buf);
+	}
 	bb_pose_free(pose);
 	figure_free(&fig);
 	return rc;

@@ -2,12 +2,16 @@
  * sheets with metadata, without writing loose frames. */
 #include "config.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "figure.h"
 #include "pack-options.h"
+#include "preview-out.h"
 
 static const char help[] =
 	"usage: bonebake sheet FILE -o DIR [render options] [pack options]\n"
@@ -20,6 +24,10 @@ static const char help[] =
 	"fps, loop flag and events where the format has a place for them.\n"
 	"\n"
 	"  -o, --output DIR     output folder (created if missing)\n"
+	"  --preview webp|gif|apng\n"
+	"                       also DIR/<anim>.webp|.gif|.apng, an animated file\n"
+	"                       of the same frames (see preview), written once the\n"
+	"                       sheet is\n"
 	"  -h, --help           this text\n";
 
 struct frames {
@@ -75,17 +83,19 @@ static int describe(struct sheet_run *r)
 	int j, e;
 	long i;
 
+	if (r->njobs <= 0)
+		return EXIT_INTERNAL;
 	for (j = 0; j < r->njobs; j++)
 		total += (size_t)r->jobs[j].plan.frames;
 	r->in = calloc(total ? total : 1, sizeof *r->in);
 	r->names = calloc(total ? total : 1, sizeof *r->names);
-	r->anims = calloc((size_t)r->njobs, sizeof *r->anims);
-	r->events = calloc((size_t)r->njobs, sizeof *r->events);
+	r->anims = calloc((unsigned)r->njobs, sizeof *r->anims);
+	r->events = calloc((unsigned)r->njobs, sizeof *r->events);
 	if (!r->in || !r->names || !r->anims || !r->events)
 		return EXIT_INTERNAL;
 	for (j = 0; j < r->njobs; j++) {
 		const fig_job *jb = &r->jobs[j];
-		int nev = bb_model_event_count(jb->fig.model, jb->fig.armature, jb->plan.anim);
+		int nev = bb_model_event_count(jb->model, jb->scene.armature, jb->scene.anim);
 
 		r->anims[j].name = jb->dir;
 		r->anims[j].fps = jb->plan.fps;
@@ -96,14 +106,14 @@ static int describe(struct sheet_run *r)
 		for (e = 0; e < nev; e++) {
 			bb_event_info ev;
 
-			bb_model_event(jb->fig.model, jb->fig.armature, jb->plan.anim, e, &ev);
-			r->events[j][e].time = fig_anim_to_figure_time(&jb->plan, ev.time);
+			bb_model_event(jb->model, jb->scene.armature, jb->scene.anim, e, &ev);
+			r->events[j][e].time = bb_plan_figure_time(&jb->plan, ev.time);
 			r->events[j][e].name = ev.name;
 		}
 		r->anims[j].events = r->events[j];
 		r->anims[j].n_events = (size_t)nev;
 		for (i = 0; i < jb->plan.frames; i++, k++) {
-			char name[1200];
+			char name[FIG_PATH_MAX + 32];
 
 			snprintf(name, sizeof name, "%s_%04ld", jb->dir, i);
 			if (!(r->names[k] = strdup(name)))
@@ -122,6 +132,70 @@ static int describe(struct sheet_run *r)
 	return 0;
 }
 
+/* The previews and contact sheets of every job, from the kept frames,
+ * under staged names in `dest` (which holds the sheet by now): renamed
+ * into place together, or none of them.  Returns an exit code. */
+static int write_extras(struct sheet_run *run, const anim_opts *ao,
+                        const char *dest, int quiet)
+{
+	pending pend = { 0 };
+	int j, rc = 0;
+
+	for (j = 0; j < run->njobs && rc == 0; j++) {
+		const fig_job *jb = &run->jobs[j];
+		char final[PATH_MAX], cpath[PATH_MAX];
+		const char *staged = NULL, *cstaged = NULL, *slash = strchr(jb->dir, '/');
+		anim_job x;
+		long i;
+
+		if (ao->has_format) {
+			if (snprintf(final, sizeof final, "%s/%s.%s", dest, jb->dir,
+			             bb_anim_format_extension(ao->format)) >= (int)sizeof final) {
+				fprintf(stderr, "bonebake: %s: path too long\n", dest);
+				rc = EXIT_IO;
+				break;
+			}
+			if (slash) {   /* the armature's folder */
+				char arm[PATH_MAX];
+
+				snprintf(arm, sizeof arm, "%s/%.*s", dest,
+				         (int)(slash - jb->dir), jb->dir);
+				if (mkdir(arm, 0755) != 0 && errno != EEXIST) {
+					fprintf(stderr, "bonebake: %s: cannot create folder: %s\n",
+					        arm, strerror(errno));
+					rc = EXIT_IO;
+					break;
+				}
+			}
+			if ((rc = pending_add(&pend, final, &staged)) != 0)
+				break;
+		}
+		if (ao->contact) {
+			if (!contact_path(ao->contact, jb, run->njobs, cpath, sizeof cpath)) {
+				fprintf(stderr, "bonebake: %s: path too long\n", ao->contact);
+				rc = EXIT_IO;
+				break;
+			}
+			if ((rc = pending_add(&pend, cpath, &cstaged)) != 0)
+				break;
+		}
+		if ((rc = anim_job_begin(&x, jb, ao, staged, final, cstaged, cpath)) != 0)
+			break;
+		for (i = 0; rc == 0 && i < jb->plan.frames; i++)
+			rc = anim_job_frame(i, run->frames[j].img[i], &x);
+		if (rc == 0)
+			rc = anim_job_end(&x);
+		else
+			anim_job_abort(&x);
+		if (rc == 0 && !quiet && staged)
+			printf("%s\n", final);
+	}
+	if (rc == 0)
+		return pending_commit(&pend);
+	pending_abort(&pend);
+	return rc;
+}
+
 int cmd_sheet(int argc, char **argv)
 {
 	static const struct option own[] = {
@@ -133,17 +207,21 @@ int cmd_sheet(int argc, char **argv)
 	struct sheet_run run;
 	fig_opts fo;
 	pack_opts po;
+	anim_opts ao;
 	figure fig;
 	bb_sheet *sheet = NULL;
 	const char *outpath = NULL;
 	bb_error err;
+	cli_progress progress;
 	int c, rc, j;
 
 	memset(&run, 0, sizeof run);
 	fig_opts_init(&fo);
 	pack_opts_init(&po);
+	anim_opts_init(&ao);
 	fig_merge_options(own, opts, 96);
 	pack_merge_options(opts, 96);
+	anim_merge_options(opts, 96, 1);
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		if (c == 'o') {
 			outpath = optarg;
@@ -151,8 +229,10 @@ int cmd_sheet(int argc, char **argv)
 			fputs(help, stdout);
 			fputs(fig_help, stdout);
 			fputs(pack_help, stdout);
+			fputs(anim_help, stdout);
 			return EXIT_OK;
-		} else if ((rc = fig_parse(&fo, c, optarg, "sheet")) != 1 &&
+		} else if ((rc = anim_parse(&ao, c, optarg, "sheet")) != 1 &&
+		           (rc = fig_parse(&fo, c, optarg, "sheet")) != 1 &&
 		           (rc = pack_parse(&po, c, optarg, "sheet")) != 1) {
 			return rc < 0 ? EXIT_USAGE : cli_bad_option("sheet", argv);
 		}
@@ -161,8 +241,10 @@ int cmd_sheet(int argc, char **argv)
 		return cli_usage_error("sheet", "expected one input FILE");
 	if (!outpath)
 		return cli_usage_error("sheet", "missing -o DIR");
-	if ((rc = pack_finish(&po, "sheet")) != 0)
+	if ((rc = pack_finish(&po, "sheet")) != 0 ||
+	    (rc = anim_check(&ao, "sheet")) != 0)
 		return rc;
+	po.pack.threads = po.write.threads = cli_jobs(fo.jobs);
 	if ((rc = figure_load(&fig, &fo, argv[optind], "sheet")) != 0 ||
 	    (rc = figure_plan_jobs(&fig, &fo, argv[optind], "sheet", &run.jobs, &run.njobs)) != 0)
 		goto out;
@@ -171,21 +253,25 @@ int cmd_sheet(int argc, char **argv)
 		rc = EXIT_INTERNAL;
 		goto out;
 	}
+	figure_progress_start(&progress, "sheet", &fo, run.jobs, run.njobs);
 	for (j = 0; j < run.njobs && rc == 0; j++) {
 		run.frames[j].img = calloc((size_t)run.jobs[j].plan.frames,
 		                           sizeof *run.frames[j].img);
 		if (!run.frames[j].img)
 			rc = EXIT_INTERNAL;
 		else
-			rc = figure_render(&run.jobs[j].fig, &fo, &run.jobs[j].plan,
-			                   keep_frame, &run.frames[j]);
+			rc = figure_render(&run.jobs[j], &fo, &progress, keep_frame,
+			                   &run.frames[j]);
 	}
+	cli_progress_end(&progress);
 	if (rc == 0 && (rc = describe(&run)) == 0 &&
 	    bb_pack_frames(run.in, run.nin, run.anims, (size_t)run.njobs, &po.pack,
 	                   &sheet, &err) != BB_OK)
 		rc = cli_fail(&err);
 	if (rc == 0)
 		rc = pack_write(sheet, &po, outpath, fo.quiet);
+	if (rc == 0 && (ao.has_format || ao.contact))
+		rc = write_extras(&run, &ao, outpath, fo.quiet);
 out:
 	bb_sheet_free(sheet);
 	run_free(&run);

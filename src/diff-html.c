@@ -258,7 +258,7 @@ static void page(FILE *f, const struct diff_run *run,
 
 int diff_write_html(const struct diff_run *run, const struct diff_config *cfg)
 {
-	char *index = diff_join(cfg->html, "index.html");
+	char *index = diff_join(cfg->html_write, "index.html");
 	int rc;
 
 	if (!index)

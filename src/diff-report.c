@@ -53,46 +53,12 @@ int diff_exit_code(const struct diff_run *run)
 
 int diff_write_atomic(const char *path, const void *data, size_t size)
 {
-	size_t n = strlen(path);
-	char *tmp = malloc(n + 16);
-	const char *p = data;
-	int fd, e;
+	bb_error err;
 
-	if (!tmp)
-		return -1;
-	memcpy(tmp, path, n);
-	memcpy(tmp + n, ".tmp-XXXXXX", 12);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		fprintf(stderr, "bonebake: %s: cannot create: %s\n", path,
-		        strerror(errno));
-		free(tmp);
+	if (bb_file_write_atomic(path, data, size, &err) != BB_OK) {
+		cli_fail(&err);
 		return -1;
 	}
-	fchmod(fd, 0644);
-	while (size > 0) {
-		ssize_t w = write(fd, p, size);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			break;
-		p += w;
-		size -= (size_t)w;
-	}
-	e = size > 0 ? errno : 0;
-	if (close(fd) != 0 && !e)
-		e = errno;
-	if (!e && rename(tmp, path) != 0)
-		e = errno;
-	if (e) {
-		fprintf(stderr, "bonebake: %s: cannot write: %s\n", path,
-		        strerror(e));
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	free(tmp);
 	return 0;
 }
 
@@ -170,9 +136,43 @@ static const char *aa_name(const struct diff_config *cfg)
 
 static const char *compat_name(const struct diff_config *cfg)
 {
-	if (!cfg->opts.compat_pixelmatch)
-		return "none";
-	return cfg->opts.compat_white_bg ? "pixelmatch-white" : "pixelmatch";
+	int white = cfg->opts.compat_white_bg;
+
+	switch (cfg->opts.compat) {
+	case BB_DIFF_COMPAT_PIXELMATCH:
+		return white ? "pixelmatch-white" : "pixelmatch";
+	case BB_DIFF_COMPAT_PIXELMATCH7:
+		return white ? "pixelmatch7-white" : "pixelmatch7";
+	case BB_DIFF_COMPAT_NONE:
+	default:
+		break;
+	}
+	return "none";
+}
+
+/* What measured: the compat mode, or bonebake's metric. */
+static const char *measure_name(const struct diff_config *cfg)
+{
+	switch (cfg->opts.compat) {
+	case BB_DIFF_COMPAT_PIXELMATCH:
+		return "pixelmatch 8 (OKLab HyAB)";
+	case BB_DIFF_COMPAT_PIXELMATCH7:
+		return "pixelmatch 7 (YIQ)";
+	case BB_DIFF_COMPAT_NONE:
+	default:
+		break;
+	}
+	return cfg->opts.metric == BB_DIFF_METRIC_YIQ ? "alpha-aware YIQ"
+	                                              : "alpha-aware OKLab HyAB";
+}
+
+static const char *metric_name(const struct diff_config *cfg)
+{
+	if (cfg->opts.compat == BB_DIFF_COMPAT_PIXELMATCH7 ||
+	    (cfg->opts.compat == BB_DIFF_COMPAT_NONE &&
+	     cfg->opts.metric == BB_DIFF_METRIC_YIQ))
+		return "yiq";
+	return "oklab";
 }
 
 /* The budget as applied: with neither limit given, zero pixels. */
@@ -180,7 +180,7 @@ static void budget_applied(const struct diff_config *cfg, long long *px,
                            int *px_set, double *ratio, int *ratio_set)
 {
 	const bb_diff_budget *b = &cfg->budget;
-	int none = !b->max_pixels_set && !b->max_ratio_set;
+	int none = !b->max_pixels_set && !b->max_ratio_set && !b->max_window_set;
 
 	*px = none ? 0 : b->max_pixels;
 	*px_set = none || b->max_pixels_set;
@@ -196,8 +196,9 @@ void diff_describe_options(FILE *f, const struct diff_config *cfg)
 
 	budget_applied(cfg, &px, &px_set, &ratio, &ratio_set);
 	fprintf(f, "threshold %g, aa %s, %s", bb_diff_threshold(&cfg->opts),
-	        aa_name(cfg), cfg->opts.compat_pixelmatch
-	        ? "pixelmatch-compatible" : "alpha-aware");
+	        aa_name(cfg), measure_name(cfg));
+	if (cfg->opts.window)
+		fprintf(f, ", window %d", cfg->opts.window);
 	fprintf(f, "; budget: max diff pixels ");
 	if (px_set)
 		fprintf(f, "%lld", px);
@@ -208,6 +209,8 @@ void diff_describe_options(FILE *f, const struct diff_config *cfg)
 		fprintf(f, "%g", ratio);
 	else
 		fprintf(f, "unlimited");
+	if (cfg->budget.max_window_set)
+		fprintf(f, ", max window pixels %lld", cfg->budget.max_window_pixels);
 	for (i = 0; i < cfg->opts.n_ignore; i++) {
 		const bb_diff_rect *r = &cfg->opts.ignore[i];
 
@@ -263,6 +266,9 @@ void diff_describe_pair(FILE *f, const struct diff_pair *p)
 	if (r->diff_pixels)
 		fprintf(f, ", box %d,%d %dx%d", r->box.x, r->box.y, r->box.w,
 		        r->box.h);
+	if (r->window)
+		fprintf(f, ", at most %lld in a %dx%d window", r->window_pixels,
+		        r->window, r->window);
 	if (r->aa_pixels)
 		fprintf(f, ", %lld anti-aliased", r->aa_pixels);
 	if (p->status == DS_PASS)
@@ -280,8 +286,18 @@ static void json_options(FILE *f, const struct diff_config *cfg)
 
 	budget_applied(cfg, &px, &px_set, &ratio, &ratio_set);
 	fprintf(f, "  \"options\": {\"threshold\": %.17g, \"aa\": \"%s\", "
-	        "\"compat\": \"%s\", ", bb_diff_threshold(&cfg->opts),
-	        aa_name(cfg), compat_name(cfg));
+	        "\"compat\": \"%s\", \"metric\": \"%s\", ",
+	        bb_diff_threshold(&cfg->opts), aa_name(cfg), compat_name(cfg),
+	        metric_name(cfg));
+	if (cfg->opts.window)
+		fprintf(f, "\"window\": %d, ", cfg->opts.window);
+	else
+		fprintf(f, "\"window\": null, ");
+	if (cfg->budget.max_window_set)
+		fprintf(f, "\"max_window_pixels\": %lld, ",
+		        cfg->budget.max_window_pixels);
+	else
+		fprintf(f, "\"max_window_pixels\": null, ");
 	if (px_set)
 		fprintf(f, "\"max_diff_pixels\": %lld, ", px);
 	else
@@ -320,6 +336,8 @@ static void json_pair(FILE *f, const struct diff_pair *p,
 			        r->box.w, r->box.h);
 		else
 			fprintf(f, "\"box\": null");
+		if (cfg->opts.window)
+			fprintf(f, ", \"window_pixels\": %lld", r->window_pixels);
 		fprintf(f, ", \"aa_pixels\": %lld, \"changed_pixels\": %lld, "
 		        "\"total_pixels\": %lld, \"width\": %d, \"height\": %d, "
 		        "\"same_bytes\": %s", r->aa_pixels, r->changed_pixels,

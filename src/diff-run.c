@@ -39,20 +39,20 @@ char *diff_join(const char *dir, const char *rel)
 
 int diff_mkdirs_for(const char *path)
 {
-	char *buf = strdup(path), *p;
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	bb_error err;
 	int rc = 0;
 
-	if (!buf)
+	if (!slash || slash == path)
+		return 0;
+	if (!(dir = strndup(path, (size_t)(slash - path))))
 		return -1;
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-			rc = -1;
-		*p = '/';
+	if (bb_mkdirs(dir, NULL, &err) != BB_OK) {
+		cli_fail(&err);
+		rc = -1;
 	}
-	free(buf);
+	free(dir);
 	return rc;
 }
 
@@ -118,7 +118,10 @@ static int walk(const char *root, const char *rel, struct names *out,
 		char *child, *full;
 		struct stat st;
 
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+		/* bonebake's own bookkeeping (staging folders, batch records)
+		 * is not part of a render's output */
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+		    strncmp(e->d_name, ".bonebake-", 10) == 0)
 			continue;
 		child = rel[0] ? diff_join(rel, e->d_name) : strdup(e->d_name);
 		full = child ? diff_join(root, child) : NULL;
@@ -309,7 +312,7 @@ static int write_diff(const struct diff_config *cfg, struct diff_pair *p,
 	if (cfg->out_file && save_png(cfg->out_file, data, size) != 0)
 		rc = -1;
 	if (cfg->out_dir) {
-		path = diff_join(cfg->out_dir, p->path);
+		path = diff_join(cfg->out_write, p->path);
 		if (!path || save_png(path, data, size) != 0)
 			rc = -1;
 		free(path);
@@ -317,7 +320,7 @@ static int write_diff(const struct diff_config *cfg, struct diff_pair *p,
 	if (cfg->html) {
 		char *rel = diff_html_image(p, "diff");
 
-		path = rel ? diff_join(cfg->html, rel) : NULL;
+		path = rel ? diff_join(cfg->html_write, rel) : NULL;
 		if (!path || save_png(path, data, size) != 0)
 			rc = -1;
 		free(path);
@@ -335,7 +338,7 @@ static int copy_side(const struct diff_config *cfg, const struct diff_pair *p,
 	char *rel = diff_html_image(p, kind), *to = NULL;
 	int rc = -1;
 
-	if (rel && (to = diff_join(cfg->html, rel)) != NULL &&
+	if (rel && (to = diff_join(cfg->html_write, rel)) != NULL &&
 	    diff_mkdirs_for(to) == 0)
 		rc = diff_copy_file(from, to);
 	free(rel);

@@ -39,6 +39,10 @@ struct diff_config {
 	const char *json;      /* --json FILE ("-": stdout) */
 	const char *junit;     /* --junit FILE ("-": stdout) */
 	const char *html;      /* --html DIR */
+	/* where -o DIR's images and --html's folder are written: staging
+	 * folders moved into place when everything is written (reports name
+	 * out_dir and html) */
+	const char *out_write, *html_write;
 	int jobs;
 	int update, quiet, verbose;
 };
@@ -61,7 +65,8 @@ int diff_collect(struct diff_run *run, const char *base, const char *cur);
  * HTML folder's image copies.  Fills statuses and run->count. */
 void diff_execute(struct diff_run *run, const struct diff_config *cfg);
 void diff_run_free(struct diff_run *run);
-/* Creates the folders leading to file `path` (mkdir -p of its dirname). */
+/* Creates the folders leading to file `path` (bb_mkdirs of its dirname);
+ * prints the error and returns -1 on failure. */
 int diff_mkdirs_for(const char *path);
 /* Joins two path parts into new memory (NULL when out of memory). */
 char *diff_join(const char *dir, const char *rel);
@@ -70,7 +75,7 @@ char *diff_join(const char *dir, const char *rel);
 const char *diff_status_name(enum diff_status s);
 /* The exit code for a finished run (precedence documented in --help). */
 int diff_exit_code(const struct diff_run *run);
-/* Writes data to path through a temporary file and a rename. */
+/* bb_file_write_atomic, printing the error; 0 or -1. */
 int diff_write_atomic(const char *path, const void *data, size_t size);
 /* Copies a file (atomically at the destination). */
 int diff_copy_file(const char *from, const char *to);

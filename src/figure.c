@@ -2,7 +2,6 @@
  * shared by render, pose and sheet. */
 #include "config.h"
 
-#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +13,8 @@ enum {
 	O_ARMATURE = FIG_OPT_BASE, O_SKIN, O_DIRECTION, O_ANIM, O_ALL, O_FPS,
 	O_SCALE, O_SIZE, O_ORIGIN, O_PAD, O_BG, O_BONES, O_FLIP, O_OVERLAY,
 	O_FACE, O_SET, O_JOBS, O_QUIET, O_ATLAS, O_LOOP, O_ONCE, O_CANVAS,
-	O_PLACEHOLDER, O_MODEL3D, O_ASSETS, O_VIEW, O_PPU, O_DURATION
+	O_PLACEHOLDER, O_MODEL3D, O_ASSETS, O_VIEW, O_PPU, O_DURATION,
+	O_PROGRESS, O_DEPS, O_FILTER
 };
 
 const struct option fig_options[] = {
@@ -46,6 +46,9 @@ const struct option fig_options[] = {
 	{ "view", required_argument, NULL, O_VIEW },
 	{ "pixels-per-unit", required_argument, NULL, O_PPU },
 	{ "duration", required_argument, NULL, O_DURATION },
+	{ "progress", required_argument, NULL, O_PROGRESS },
+	{ "deps", required_argument, NULL, O_DEPS },
+	{ "filter", required_argument, NULL, O_FILTER },
 };
 const int fig_noptions = sizeof fig_options / sizeof fig_options[0];
 
@@ -82,8 +85,17 @@ const char fig_help[] =
 	"  --canvas auto|native auto: the drawn bounds (default); native: the\n"
 	"                       file's own canvas and origin (SSAJSON)\n"
 	"  --bg COLOR           background: #rrggbb[aa], white... (transparent)\n"
+	"  --filter fast|good|best\n"
+	"                       texture sampling when drawn smaller (default good)\n"
 	"  --jobs N             render threads (default: CPUs); output is the same\n"
-	"  --quiet              no progress line\n";
+	"  --deps FILE          write the files the input was read from (the\n"
+	"                       input, atlases, textures, models) to FILE as\n"
+	"                       JSON {\"files\": [...]}, for build systems\n"
+	"  --quiet              no progress line, no summary\n"
+	"  --progress auto|line|json|none\n"
+	"                       progress on stderr: auto (default) a line when\n"
+	"                       stderr is a terminal; json: one object per line\n"
+	"                       {\"progress\", \"done\", \"total\", \"rate\", \"eta\"}\n";
 
 void fig_opts_init(fig_opts *o)
 {
@@ -182,8 +194,10 @@ int fig_parse(fig_opts *o, int id, const char *arg, const char *cmd)
 		return 1;
 	case O_SIZE:
 		if (!cli_parse_size(arg, &o->size_w, &o->size_h) ||
-		    o->size_w > 16384 || o->size_h > 16384) {
-			cli_usage_error(cmd, "--size takes WxH (at most 16384 each), not '%s'", arg);
+		    o->size_w > bb_limits_default().max_canvas ||
+		    o->size_h > bb_limits_default().max_canvas) {
+			cli_usage_error(cmd, "--size takes WxH (at most %d each), not '%s'",
+			                bb_limits_default().max_canvas, arg);
 			return -1;
 		}
 		o->has_size = 1;
@@ -237,6 +251,14 @@ int fig_parse(fig_opts *o, int id, const char *arg, const char *cmd)
 		}
 		return 1;
 	case O_QUIET: o->quiet = 1; return 1;
+	case O_DEPS: o->deps = arg; return 1;
+	case O_PROGRESS:
+		if (!cli_parse_progress(arg, &o->progress)) {
+			cli_usage_error(cmd, "--progress takes auto, line, json or none, "
+			                "not '%s'", arg);
+			return -1;
+		}
+		return 1;
 	case O_ATLAS: o->atlas = arg; return 1;
 	case O_CANVAS:
 		if (strcmp(arg, "auto") != 0 && strcmp(arg, "native") != 0) {
@@ -262,6 +284,15 @@ int fig_parse(fig_opts *o, int id, const char *arg, const char *cmd)
 		    o->duration > 3600) {
 			cli_usage_error(cmd, "--duration takes seconds in (0, 3600], not '%s'",
 			                arg);
+			return -1;
+		}
+		return 1;
+	case O_FILTER:
+		if (strcmp(arg, "fast") == 0) o->filter = BB_FILTER_FAST;
+		else if (strcmp(arg, "good") == 0) o->filter = BB_FILTER_GOOD;
+		else if (strcmp(arg, "best") == 0) o->filter = BB_FILTER_BEST;
+		else {
+			cli_usage_error(cmd, "--filter takes fast, good or best, not '%s'", arg);
 			return -1;
 		}
 		return 1;
@@ -297,7 +328,7 @@ static int name_error(const figure *f, const char *path, const char *what,
 {
 	char names[512];
 
-	list_names(names, sizeof names, f->model, f->armature, anims);
+	list_names(names, sizeof names, f->model, f->scene.armature, anims);
 	fprintf(stderr, "bonebake: %s: unknown %s \"%s\" (the file has: %s)\n",
 	        path, what, name, names[0] ? names : "none");
 	return EXIT_USAGE;
@@ -305,35 +336,76 @@ static int name_error(const figure *f, const char *path, const char *what,
 
 static int find_anim(const figure *f, const char *path, const char *name, int *out)
 {
-	*out = bb_model_find_anim(f->model, f->armature, name);
+	*out = bb_model_find_anim(f->model, f->scene.armature, name);
 	return *out < 0 ? name_error(f, path, "animation", name, 1) : 0;
 }
 
 static int resolve_sets(figure *f, const fig_opts *o, const char *path)
 {
-	int i;
+	bb_eval_options *ev = &f->scene.eval;
+	int i, arm = f->scene.armature;
 
 	for (i = 0; i < o->nsets; i++) {
-		char bone[256];
+		char bone[FIG_NAME_MAX];
 		const char *eq = strchr(o->sets[i], '=');
 		int slot, disp;
 
 		snprintf(bone, sizeof bone, "%.*s", (int)(eq - o->sets[i]), o->sets[i]);
-		slot = bb_model_find_slot(f->model, f->armature, bone);
+		slot = bb_model_find_slot(f->model, arm, bone);
 		if (slot < 0) {
 			fprintf(stderr, "bonebake: %s: --set: no drawn bone or slot \"%s\"\n",
 			        path, bone);
 			return EXIT_USAGE;
 		}
-		disp = bb_model_find_slot_display(f->model, f->armature, slot, eq + 1);
+		disp = bb_model_find_slot_display(f->model, arm, slot, eq + 1);
 		if (disp < 0) {
 			fprintf(stderr, "bonebake: %s: --set: \"%s\" has no variant \"%s\"\n",
 			        path, bone, eq + 1);
 			return EXIT_USAGE;
 		}
-		f->eval.overrides[f->eval.n_overrides].slot = slot;
-		f->eval.overrides[f->eval.n_overrides].display = disp;
-		f->eval.n_overrides++;
+		ev->overrides[ev->n_overrides].slot = slot;
+		ev->overrides[ev->n_overrides].display = disp;
+		ev->n_overrides++;
+	}
+	return 0;
+}
+
+/* The scene o asks for on armature `armature`, names not yet resolved. */
+static bb_scene base_scene(const fig_opts *o, int armature)
+{
+	bb_scene sc;
+
+	memset(&sc, 0, sizeof sc);
+	sc.armature = armature;
+	sc.loop = (bb_loop_mode)o->loop_mode;
+	sc.cycle = o->duration;
+	sc.fps = o->fps;
+	sc.overlay_start = o->overlay_at;
+	sc.face_start = o->face_at;
+	sc.eval.flip = o->flip;
+	sc.eval.show_bones = o->bones;
+	sc.eval.view3d = o->view3d;
+	return sc;
+}
+
+static int select_anims(figure *f, const fig_opts *o, const char *path)
+{
+	int i, rc, n;
+
+	free(f->anims);
+	f->anims = NULL;
+	f->nanims = 0;
+	n = o->nanims && !o->all ? o->nanims
+	  : bb_model_anim_count(f->model, f->scene.armature);
+	if (n > 0 && !(f->anims = calloc((size_t)n, sizeof *f->anims)))
+		return EXIT_INTERNAL;
+	if (o->nanims && !o->all) {
+		for (i = 0; i < n; i++)
+			if ((rc = find_anim(f, path, o->anims[i], &f->anims[f->nanims++])) != 0)
+				return rc;
+	} else {
+		for (i = 0; i < n; i++)
+			f->anims[f->nanims++] = i;
 	}
 	return 0;
 }
@@ -341,56 +413,67 @@ static int resolve_sets(figure *f, const fig_opts *o, const char *path)
 int figure_select(figure *f, const fig_opts *o, int armature, const char *path)
 {
 	bb_armature_info ai;
-	int i, rc, n;
+	int i, rc;
 
-	f->armature = armature;
-	f->overlay_anim = f->face_anim = f->mask = -1;
-	f->nanims = 0;
-	memset(&f->eval, 0, sizeof f->eval);
-	bb_model_armature_info(f->model, f->armature, &ai);
-	f->fps = o->fps > 0 ? o->fps : ai.fps > 0 ? ai.fps : 30;
-	f->eval.flip = o->flip;
-	f->loop_mode = o->loop_mode;
-	f->eval.show_bones = o->bones;
-	f->eval.view3d = o->view3d;
-	f->duration = o->duration;
+	f->scene = base_scene(o, armature);
+	bb_model_armature_info(f->model, armature, &ai);
 	if (o->skin) {
-		f->eval.skin = bb_model_find_skin(f->model, f->armature, o->skin);
-		if (f->eval.skin < 0) {
-			f->eval.skin = 0;
+		f->scene.eval.skin = bb_model_find_skin(f->model, armature, o->skin);
+		if (f->scene.eval.skin < 0) {
+			f->scene.eval.skin = 0;
 			return name_error(f, path, "direction/skin", o->skin, 0);
 		}
 	}
 	for (i = 0; i < o->n_more_skins; i++) {
-		int k = bb_model_find_skin(f->model, f->armature, o->more_skins[i]);
+		int k = bb_model_find_skin(f->model, armature, o->more_skins[i]);
 
 		if (k < 0)
 			return name_error(f, path, "skin", o->more_skins[i], 0);
-		f->eval.more_skins[f->eval.n_more_skins++] = k;
+		f->scene.eval.more_skins[f->scene.eval.n_more_skins++] = k;
 	}
 	if ((rc = resolve_sets(f, o, path)) != 0)
 		return rc;
 	if (o->overlay) {
-		if ((rc = find_anim(f, path, o->overlay, &f->overlay_anim)) != 0)
+		if ((rc = find_anim(f, path, o->overlay, &f->scene.overlay)) != 0)
 			return rc;
-		f->mask = bb_model_find_mask(f->model, f->armature, "upperBody");
-		if (f->mask < 0) {
-			fprintf(stderr, "bonebake: %s: --overlay: the file defines no "
-			        "upperBody bone set\n", path);
+		if (ai.overlay_mask < 0) {
+			fprintf(stderr, "bonebake: %s: --overlay: armature \"%s\" defines "
+			        "no upper-body bone set\n", path, ai.name);
 			return EXIT_USAGE;
 		}
+		f->scene.has_overlay = 1;
 	}
-	if (o->face && (rc = find_anim(f, path, o->face, &f->face_anim)) != 0)
-		return rc;
-	for (i = 0; i < o->nanims && !o->all; i++)
-		if ((rc = find_anim(f, path, o->anims[i], &f->anims[f->nanims++])) != 0)
+	if (o->face) {
+		if ((rc = find_anim(f, path, o->face, &f->scene.face)) != 0)
 			return rc;
-	if (o->nanims == 0 || o->all) {
-		n = bb_model_anim_count(f->model, f->armature);
-		for (i = 0; i < n && i < FIG_MAX_ANIMS; i++)
-			f->anims[f->nanims++] = i;
+		f->scene.has_face = 1;
 	}
-	return 0;
+	return select_anims(f, o, path);
+}
+
+/* --deps FILE: {"files": [...]}, written atomically. */
+static int write_deps(const bb_model *m, const char *file)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&buf, &size);
+	bb_error err;
+	int i, rc = 0;
+
+	if (!out)
+		return EXIT_INTERNAL;
+	fprintf(out, "{\"files\": [");
+	for (i = 0; i < bb_model_file_count(m); i++) {
+		fprintf(out, "%s\n  ", i ? "," : "");
+		cli_json_string(out, bb_model_file(m, i));
+	}
+	fprintf(out, "]}\n");
+	if (fclose(out) != 0)
+		rc = EXIT_INTERNAL;
+	else if (bb_file_write_atomic(file, buf, size, &err) != BB_OK)
+		rc = cli_fail(&err);
+	free(buf);
+	return rc;
 }
 
 int figure_load(figure *f, const fig_opts *o, const char *path, const char *cmd)
@@ -401,7 +484,7 @@ int figure_load(figure *f, const fig_opts *o, const char *path, const char *cmd)
 	int i, armature;
 
 	memset(f, 0, sizeof *f);
-	f->overlay_anim = f->face_anim = f->mask = -1;
+	f->cmd = cmd;
 	lo.atlas_path = o->atlas;
 	lo.placeholder = o->placeholder;
 	lo.model_path = o->model3d;
@@ -411,6 +494,8 @@ int figure_load(figure *f, const fig_opts *o, const char *path, const char *cmd)
 		return cli_fail(&err);
 	for (i = 0; i < bb_model_warning_count(f->model); i++)
 		cli_warn("%s", bb_model_warning(f->model, i));
+	if (o->deps && (i = write_deps(f->model, o->deps)) != 0)
+		return i;
 	armature = bb_model_default_armature(f->model);
 	if (o->armature) {
 		armature = bb_model_find_armature(f->model, o->armature);
@@ -431,7 +516,6 @@ int figure_load(figure *f, const fig_opts *o, const char *path, const char *cmd)
 			return EXIT_USAGE;
 		}
 	}
-	(void)cmd;
 	return figure_select(f, o, armature, path);
 }
 
@@ -439,260 +523,208 @@ void figure_free(figure *f)
 {
 	bb_model_free(f->model);
 	f->model = NULL;
+	free(f->anims);
+	f->anims = NULL;
+	f->nanims = 0;
 }
 
-int figure_tracks(const figure *f, int anim, bb_track *tracks)
+bb_canvas_options fig_canvas(const fig_opts *o)
 {
-	bb_anim_info ai;
-	int n = 0;
+	bb_canvas_options co;
 
-	bb_model_anim_info(f->model, f->armature, anim, &ai);
-	tracks[n++] = (bb_track){ anim, 0, -1, 0, f->loop_mode,
-	                          f->duration > 0 && ai.duration > 0
-	                          ? ai.duration / f->duration : 0 };
-	if (f->overlay_anim >= 0)
-		tracks[n++] = (bb_track){ f->overlay_anim, 0, f->mask, 1, 0, 0 };
-	if (f->face_anim >= 0)
-		tracks[n++] = (bb_track){ f->face_anim, 0, -1, 1, 0, 0 };
-	return n;
-}
-
-double fig_anim_to_figure_time(const fig_anim *fa, double t)
-{
-	return fa->speed > 0 ? t / fa->speed : t;
-}
-
-double fig_frame_time(const fig_anim *fa, long i)
-{
-	return (double)i / fa->fps;
-}
-
-static void set_layer_starts(const figure *f, const fig_opts *o, bb_track *t,
-                             int n)
-{
-	int k = 1;
-
-	if (f->overlay_anim >= 0 && k < n)
-		t[k++].start = o->overlay_at;
-	if (f->face_anim >= 0 && k < n)
-		t[k++].start = o->face_at;
-}
-
-/* --canvas native: the format's own canvas and origin pixel, scaled. */
-static int plan_native(const fig_opts *o, fig_anim *fa)
-{
-	double w = ceil(fa->info.stage_w * o->scale - 1e-9);
-	double h = ceil(fa->info.stage_h * o->scale - 1e-9);
-
+	memset(&co, 0, sizeof co);
+	co.scale = o->scale;
+	co.pad = o->pad;
+	co.background = o->bg;
+	co.filter = o->filter;
+	co.native = o->canvas_native;
 	if (o->has_size) {
-		cli_usage_error("render", "--canvas native and --size exclude each other");
-		return EXIT_USAGE;
+		co.width = o->size_w;
+		co.height = o->size_h;
+		co.has_origin = o->has_origin;
+		co.origin_x = o->origin_x;
+		co.origin_y = o->origin_y;
 	}
-	if (!fa->info.has_stage) {
-		fprintf(stderr, "bonebake: animation \"%s\": --canvas native: the "
-		        "file defines no canvas for it\n", fa->info.name);
-		return EXIT_USAGE;
-	}
-	if (w > 16384 || h > 16384) {
-		fprintf(stderr, "bonebake: animation \"%s\": canvas %.0fx%.0f px "
-		        "exceeds the 16384 px limit\n", fa->info.name, w, h);
-		return EXIT_INPUT;
-	}
-	fa->width = w < 1 ? 1 : (int)w;
-	fa->height = h < 1 ? 1 : (int)h;
-	fa->view.origin_x = fa->info.stage_x * o->scale;
-	fa->view.origin_y = fa->info.stage_y * o->scale;
-	return 0;
+	return co;
 }
 
-int figure_plan(const figure *f, const fig_opts *o, int anim, fig_anim *fa)
+int figure_plan(const figure *f, const fig_opts *o, int anim, bb_plan *out)
 {
-	bb_track tracks[BB_MAX_TRACKS];
-	bb_bounds b = bb_bounds_empty();
-	bb_pose *pose;
+	bb_canvas_options co = fig_canvas(o);
+	bb_scene sc = f->scene;
 	bb_error err;
-	double s = o->scale, px0, py0, px1, py1;
-	long i;
-	int n;
 
-	memset(fa, 0, sizeof *fa);
-	fa->anim = anim;
-	bb_model_anim_info(f->model, f->armature, anim, &fa->info);
-	/* --fps, else the animation's own rate (f->fps holds --fps or the
-	 * armature's) */
-	fa->fps = o->fps > 0 ? o->fps : fa->info.fps > 0 ? fa->info.fps : f->fps;
-	if (f->loop_mode)
-		fa->info.loop = f->loop_mode == 1;
-	fa->speed = 1;
-	if (o->duration > 0 && fa->info.duration > 0) {
-		/* --duration: one cycle over that many seconds */
-		fa->speed = fa->info.duration / o->duration;
-		fa->info.duration = o->duration;
-	}
-	fa->frames = bb_frame_count(fa->info.duration, fa->fps, fa->info.loop);
-	if (fa->frames > 100000) {
-		fprintf(stderr, "bonebake: animation \"%s\": %ld frames exceed the "
-		        "limit of 100000\n", fa->info.name, fa->frames);
-		return EXIT_INPUT;
-	}
-	fa->view.scale = s;
-	fa->view.background = o->bg;
-	if (o->canvas_native)
-		return plan_native(o, fa);
-	if (o->has_size) {
-		fa->width = o->size_w;
-		fa->height = o->size_h;
-		fa->view.origin_x = o->has_origin ? o->origin_x : o->size_w / 2.0;
-		fa->view.origin_y = o->has_origin ? o->origin_y : o->size_h / 2.0;
-		return 0;
-	}
-	if (bb_pose_new(f->model, f->armature, &pose, &err) != BB_OK)
+	if (o->canvas_native && o->has_size)
+		return cli_usage_error(f->cmd, "--canvas native and --size exclude "
+		                       "each other");
+	sc.anim = anim;
+	if (bb_plan_scene(f->model, &sc, &co, out, &err) != BB_OK)
 		return cli_fail(&err);
-	n = figure_tracks(f, anim, tracks);
-	set_layer_starts(f, o, tracks, n);
-	for (i = 0; i < fa->frames; i++) {
-		if (bb_pose_eval(pose, tracks, n, fig_frame_time(fa, i), &f->eval,
-		                 &err) != BB_OK) {
-			bb_pose_free(pose);
-			return cli_fail(&err);
-		}
-		bb_bounds_union(&b, bb_drawlist_bounds(bb_pose_drawlist(pose)));
-	}
-	bb_pose_free(pose);
-	if (bb_bounds_is_empty(b))
-		b.x0 = b.y0 = b.x1 = b.y1 = 0;
-	px0 = floor(b.x0 * s);
-	py0 = floor(b.y0 * s);
-	px1 = ceil(b.x1 * s);
-	py1 = ceil(b.y1 * s);
-	if (px1 - px0 + 2.0 * o->pad > 16384 || py1 - py0 + 2.0 * o->pad > 16384) {
-		fprintf(stderr, "bonebake: animation \"%s\": drawn area %.0fx%.0f px "
-		        "exceeds the 16384 px canvas limit (use --size/--origin or "
-		        "--scale)\n", fa->info.name, px1 - px0, py1 - py0);
-		return EXIT_INPUT;
-	}
-	fa->width = (int)(px1 - px0) + 2 * o->pad;
-	fa->height = (int)(py1 - py0) + 2 * o->pad;
-	if (fa->width < 1) fa->width = 1;
-	if (fa->height < 1) fa->height = 1;
-	fa->view.origin_x = o->pad - px0;
-	fa->view.origin_y = o->pad - py0;
 	return 0;
 }
 
-/* ---- threaded frame loop ---------------------------------------------- */
+/* ---- the frame loop with progress ------------------------------------ */
 
 struct run {
-	const figure *f;
-	const fig_opts *o;
-	const fig_anim *fa;
 	fig_sink sink;
 	void *user;
 	pthread_mutex_t lock;
-	long next;
-	int rc;
-	cli_progress progress;
-	bb_error err;
+	cli_progress *progress;
+	int rc;                     /* the sink's exit code, which stops the run */
 };
 
-static long take(struct run *r)
+static bb_status run_sink(void *user, long frame, const bb_image *img,
+                          bb_error *err)
 {
-	long i;
+	struct run *r = user;
+	int rc = r->sink(frame, img, r->user);
 
 	pthread_mutex_lock(&r->lock);
-	i = r->rc ? -1 : r->next < r->fa->frames ? r->next++ : -1;
-	pthread_mutex_unlock(&r->lock);
-	return i;
-}
-
-static void finish(struct run *r, int rc, const bb_error *err)
-{
-	pthread_mutex_lock(&r->lock);
-	if (rc && !r->rc) {
+	if (rc && !r->rc)
 		r->rc = rc;
-		if (err)
-			r->err = *err;
-	}
-	if (!rc)
-		cli_progress_step(&r->progress, 1);
+	if (!rc && r->progress)
+		cli_progress_step(r->progress, 1);
 	pthread_mutex_unlock(&r->lock);
+	/* the sink printed its own error: stop without another message */
+	return rc ? bb_error_set(err, BB_ERR_IO, NULL, NULL, "stopped") : BB_OK;
 }
 
-static void *worker(void *arg)
+static int figure_render_range(const fig_job *j, const fig_opts *o,
+                               cli_progress *progress, long first, long count,
+                               fig_sink sink, void *user);
+
+void figure_progress_start(cli_progress *p, const char *cmd, const fig_opts *o,
+                           const fig_job *jobs, int njobs)
 {
-	struct run *r = arg;
-	bb_track tracks[BB_MAX_TRACKS];
-	bb_pose *pose = NULL;
-	bb_renderer *rend = NULL;
-	bb_image *img = NULL;
-	bb_error err;
-	int n = figure_tracks(r->f, r->fa->anim, tracks);
-	long i;
+	long total = 0;
+	int i;
 
-	set_layer_starts(r->f, r->o, tracks, n);
-	if (bb_pose_new(r->f->model, r->f->armature, &pose, &err) != BB_OK ||
-	    bb_renderer_new(&rend, &err) != BB_OK ||
-	    bb_image_new(r->fa->width, r->fa->height, &img, &err) != BB_OK) {
-		finish(r, cli_exit_code(err.status), &err);
-		goto done;
-	}
-	while ((i = take(r)) >= 0) {
-		int rc;
-
-		if (bb_pose_eval(pose, tracks, n, fig_frame_time(r->fa, i),
-		                 &r->f->eval, &err) != BB_OK ||
-		    bb_render(rend, bb_pose_drawlist(pose), &r->fa->view, img,
-		              &err) != BB_OK) {
-			finish(r, cli_exit_code(err.status), &err);
-			break;
-		}
-		rc = r->sink(i, img, r->user);
-		finish(r, rc, NULL);
-		if (rc)
-			break;
-	}
-done:
-	bb_image_free(img);
-	bb_renderer_free(rend);
-	bb_pose_free(pose);
-	return NULL;
+	for (i = 0; i < njobs; i++)
+		total += jobs[i].plan.frames;
+	cli_progress_start(p, cmd, total, o->quiet ? CLI_PROGRESS_QUIET : o->progress);
+	cli_progress_unit(p, "frames");
 }
 
-int figure_render(const figure *f, const fig_opts *o, const fig_anim *fa,
+int figure_render(const fig_job *j, const fig_opts *o, cli_progress *progress,
                   fig_sink sink, void *user)
 {
-	struct run r;
-	pthread_t th[256];
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	int jobs = o->jobs > 0 ? o->jobs : (int)(cpus > 0 ? cpus : 1), i, started = 0;
-	char label[300];
+	return figure_render_range(j, o, progress, 0, -1, sink, user);
+}
 
-	if (jobs > 256)
-		jobs = 256;
-	if (jobs > fa->frames)
-		jobs = (int)fa->frames;
+/* figure_render over frames [first, first + count) (count < 0: to the end). */
+static int figure_render_range(const fig_job *j, const fig_opts *o,
+                               cli_progress *progress, long first, long count,
+                               fig_sink sink, void *user)
+{
+	struct run r;
+	bb_error err;
+	bb_status s;
+
 	memset(&r, 0, sizeof r);
-	r.f = f;
-	r.o = o;
-	r.fa = fa;
 	r.sink = sink;
 	r.user = user;
+	r.progress = progress;
 	pthread_mutex_init(&r.lock, NULL);
-	snprintf(label, sizeof label, "%s:", fa->info.name);
-	cli_progress_start(&r.progress, label, fa->frames, o->quiet);
-	for (i = 1; i < jobs; i++)
-		if (pthread_create(&th[i], NULL, worker, &r) == 0)
-			started = i;
-		else
-			break;
-	worker(&r);
-	for (i = 1; i <= started; i++)
-		pthread_join(th[i], NULL);
-	cli_progress_end(&r.progress);
+	s = bb_render_frames(j->model, &j->scene, &j->plan, first, count, o->jobs,
+	                     run_sink, &r, &err);
 	pthread_mutex_destroy(&r.lock);
-	if (r.rc && r.err.message[0])
-		cli_fail(&r.err);
-	return r.rc;
+	if (r.rc)
+		return r.rc;
+	return s != BB_OK ? cli_fail(&err) : 0;
+}
+
+/* ---- frames in order, for encoders ------------------------------------ */
+
+struct ordered {
+	fig_sink sink;              /* any order (may be NULL) */
+	void *user;
+	fig_sink ordered;           /* frame order */
+	void *ordered_user;
+	pthread_mutex_t lock;
+	long base, next;            /* the chunk's first frame, the next to hand on */
+	bb_image **held;            /* frames of the chunk that came early */
+};
+
+/* Hands frame i on in order: the worker holding the next frame delivers it
+ * and every held frame after it; a frame that comes early is copied into
+ * `held`.  Nobody waits, so a failing worker cannot leave others stuck. */
+static int ordered_sink(long i, const bb_image *img, void *user)
+{
+	struct ordered *o = user;
+	const bb_image *cur = img;
+	bb_image *own = NULL;
+	int rc = o->sink ? o->sink(i, img, o->user) : 0;
+
+	if (rc)
+		return rc;
+	pthread_mutex_lock(&o->lock);
+	if (i != o->next) {
+		o->held[i - o->base] = bb_image_dup(img);
+		rc = o->held[i - o->base] ? 0 : EXIT_INTERNAL;
+		pthread_mutex_unlock(&o->lock);
+		if (rc)
+			fprintf(stderr, "bonebake: out of memory\n");
+		return rc;
+	}
+	for (;;) {
+		pthread_mutex_unlock(&o->lock);
+		rc = o->ordered(i, cur, o->ordered_user);
+		bb_image_free(own);
+		pthread_mutex_lock(&o->lock);
+		o->next = ++i;
+		own = rc ? NULL : o->held[i - o->base];
+		if (!own)
+			break;
+		o->held[i - o->base] = NULL;
+		cur = own;
+	}
+	pthread_mutex_unlock(&o->lock);
+	return rc;
+}
+
+int figure_render_ordered(const fig_job *j, const fig_opts *o,
+                          cli_progress *progress, fig_sink sink, void *user,
+                          fig_sink ordered, void *ordered_user)
+{
+	struct ordered ord;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN), chunk, k;
+	int jobs = o->jobs > 0 ? o->jobs : (int)(cpus > 0 ? cpus : 1), rc = 0;
+	fig_job part = *j;
+
+	memset(&ord, 0, sizeof ord);
+	ord.sink = sink;
+	ord.user = user;
+	ord.ordered = ordered;
+	ord.ordered_user = ordered_user;
+	chunk = 8L * (jobs < 256 ? jobs : 256);
+	if (chunk < 16)
+		chunk = 16;
+	ord.held = calloc((size_t)chunk + 1, sizeof *ord.held);
+	if (!ord.held) {
+		fprintf(stderr, "bonebake: out of memory\n");
+		return EXIT_INTERNAL;
+	}
+	pthread_mutex_init(&ord.lock, NULL);
+	/* chunks of frames: at most `chunk` copies wait, whatever the order
+	 * the workers finish in */
+	for (k = 0; k < j->plan.frames && rc == 0; k += chunk) {
+		long n = j->plan.frames - k < chunk ? j->plan.frames - k : chunk, i;
+
+		ord.base = ord.next = k;
+		rc = figure_render_range(&part, o, progress, k, n, ordered_sink, &ord);
+		for (i = 0; i <= chunk; i++) {
+			bb_image_free(ord.held[i]);
+			ord.held[i] = NULL;
+		}
+		if (rc == 0 && ord.next != k + n) {
+			fprintf(stderr, "bonebake: internal error: frame %ld not handed on\n",
+			        ord.next);
+			rc = EXIT_INTERNAL;
+		}
+	}
+	pthread_mutex_destroy(&ord.lock);
+	free(ord.held);
+	return rc;
 }
 
 void fig_safe_name(const char *name, char *buf, size_t size)
@@ -704,52 +736,67 @@ void fig_safe_name(const char *name, char *buf, size_t size)
 		if (buf[i] == '/' || buf[i] == ' ' || buf[i] == '\\' ||
 		    (unsigned char)buf[i] < 0x20)
 			buf[i] = '_';
-	if (strcmp(buf, ".") == 0 || strcmp(buf, "..") == 0)
+	/* no hidden output folders ("." and ".." included): a leading dot
+	 * becomes '_', so ".old-walk" is written as "_old-walk" and nothing
+	 * can take the name of bonebake's own .bonebake-* files */
+	if (buf[0] == '.')
 		buf[0] = '_';
+}
+
+/* Appends one planned job for animation `anim` of f. */
+static int add_job(figure *f, const fig_opts *o, int anim, const char *armdir,
+                   fig_job **jobs, int *n, int *cap, const char *cmd)
+{
+	fig_job *j;
+	int k, rc;
+
+	if (*n == *cap) {
+		int ncap = *cap ? 2 * *cap : 16;
+		fig_job *nj = realloc(*jobs, (size_t)ncap * sizeof **jobs);
+
+		if (!nj)
+			return EXIT_INTERNAL;
+		*jobs = nj;
+		*cap = ncap;
+	}
+	j = &(*jobs)[*n];
+	memset(j, 0, sizeof *j);
+	j->model = f->model;
+	j->scene = f->scene;
+	j->scene.anim = anim;
+	if ((rc = figure_plan(f, o, anim, &j->plan)) != 0)
+		return rc;
+	(*n)++;
+	fig_safe_name(j->plan.info.name, j->prefix, sizeof j->prefix);
+	if (armdir)
+		snprintf(j->dir, sizeof j->dir, "%s/%s", armdir, j->prefix);
+	else
+		snprintf(j->dir, sizeof j->dir, "%s", j->prefix);
+	for (k = 0; k < *n - 1; k++)
+		if (strcmp((*jobs)[k].dir, j->dir) == 0)
+			return cli_usage_error(cmd, "two animations would both be named "
+			                       "%s (named twice?)", j->dir);
+	return 0;
 }
 
 int figure_plan_jobs(figure *base, const fig_opts *o, const char *path,
                      const char *cmd, fig_job **out, int *njobs)
 {
 	int narm = o->all ? bb_model_armature_count(base->model) : 1;
-	int a, i, k, n = 0, cap = 0, rc = 0;
+	int a, i, n = 0, cap = 0, rc = 0;
 	fig_job *jobs = NULL;
 
 	for (a = 0; a < narm && rc == 0; a++) {
-		figure f = *base;
 		bb_armature_info ai;
-		char armdir[256];
+		char armdir[FIG_NAME_MAX];
 
-		if (o->all && (rc = figure_select(&f, o, a, path)) != 0)
+		if (o->all && (rc = figure_select(base, o, a, path)) != 0)
 			break;
-		bb_model_armature_info(f.model, f.armature, &ai);
+		bb_model_armature_info(base->model, base->scene.armature, &ai);
 		fig_safe_name(ai.name, armdir, sizeof armdir);
-		for (i = 0; i < f.nanims && rc == 0; i++) {
-			fig_job *j;
-
-			if (n == cap) {
-				fig_job *nj = realloc(jobs, (size_t)(cap = cap ? 2 * cap : 16) *
-				                            sizeof *jobs);
-				if (!nj) {
-					rc = EXIT_INTERNAL;
-					break;
-				}
-				jobs = nj;
-			}
-			j = &jobs[n++];
-			j->fig = f;
-			if ((rc = figure_plan(&f, o, f.anims[i], &j->plan)) != 0)
-				break;
-			fig_safe_name(j->plan.info.name, j->prefix, sizeof j->prefix);
-			if (narm > 1)
-				snprintf(j->dir, sizeof j->dir, "%s/%s", armdir, j->prefix);
-			else
-				snprintf(j->dir, sizeof j->dir, "%s", j->prefix);
-			for (k = 0; k < n - 1; k++)
-				if (strcmp(jobs[k].dir, j->dir) == 0)
-					rc = cli_usage_error(cmd, "two animations would both "
-					                     "be named %s (named twice?)", j->dir);
-		}
+		for (i = 0; i < base->nanims && rc == 0; i++)
+			rc = add_job(base, o, base->anims[i], narm > 1 ? armdir : NULL,
+			             &jobs, &n, &cap, cmd);
 	}
 	*out = jobs;
 	*njobs = n;

@@ -8,7 +8,10 @@
 
 #include "cli.h"
 
-enum { FIG_MAX_ANIMS = 256, FIG_MAX_SETS = 64 };
+/* Limits of the command line (each with its own usage error) and of
+ * output names. */
+enum { FIG_MAX_ANIMS = 256, FIG_MAX_SETS = 64, FIG_NAME_MAX = 256,
+       FIG_PATH_MAX = 2 * FIG_NAME_MAX + 2 };
 
 typedef struct fig_opts {
 	const char *armature;       /* --armature */
@@ -25,6 +28,7 @@ typedef struct fig_opts {
 	int has_size, has_origin;
 	int pad;                    /* --pad */
 	bb_rgba bg;                 /* --bg */
+	bb_filter filter;           /* --filter (0: the library's default) */
 	int bones, flip;            /* --bones, --flip */
 	const char *overlay;        /* --overlay NAME[@T] */
 	double overlay_at;
@@ -34,6 +38,8 @@ typedef struct fig_opts {
 	int nsets;                  /* --set BONE=VARIANT */
 	int jobs;                   /* --jobs (0: CPUs) */
 	int quiet;                  /* --quiet */
+	int progress;               /* --progress: a CLI_PROGRESS_* mode */
+	const char *deps;           /* --deps FILE: the files the input read */
 	const char *atlas;          /* --atlas */
 	int loop_mode;              /* --loop 1, --once 2, else 0 */
 	int canvas_native;          /* --canvas native: the format's own stage */
@@ -63,13 +69,11 @@ void fig_merge_options(const struct option *own, struct option *out, int n);
 /* A loaded figure ready to evaluate. */
 typedef struct figure {
 	bb_model *model;
-	int armature;
-	double fps;
-	bb_eval_options eval;
-	int overlay_anim, face_anim, mask;
-	int loop_mode;
-	double duration;            /* --duration, 0: none */
-	int anims[FIG_MAX_ANIMS];   /* the animations to render, in order */
+	const char *cmd;            /* command name, for messages */
+	bb_scene scene;             /* armature, layers, loop, cycle, --fps and
+	                               evaluation options; scene.anim is set per
+	                               animation */
+	int *anims;                 /* the animations to render, in order */
 	int nanims;
 } figure;
 
@@ -82,50 +86,51 @@ int figure_load(figure *f, const fig_opts *o, const char *path, const char *cmd)
 int figure_select(figure *f, const fig_opts *o, int armature, const char *path);
 void figure_free(figure *f);
 
-/* Tracks for rendering main animation `anim`; returns their count. */
-int figure_tracks(const figure *f, int anim, bb_track *tracks);
+/* The canvas options that o asks for. */
+bb_canvas_options fig_canvas(const fig_opts *o);
 
-/* Sampling of one animation. */
-typedef struct fig_anim {
-	int anim;
-	bb_anim_info info;
-	long frames;
-	double fps;
-	int width, height;          /* canvas */
-	bb_view view;
-	double speed;               /* animation s per figure s (--duration) */
-} fig_anim;
+/* Plans animation `anim` of f (bb_plan_scene with o's canvas); prints the
+ * error and returns an exit code on failure. */
+int figure_plan(const figure *f, const fig_opts *o, int anim, bb_plan *out);
 
-/* Computes frame count and canvas (union of all frames' bounds + pad, or
- * --size/--origin).  Returns an exit code. */
-int figure_plan(const figure *f, const fig_opts *o, int anim, fig_anim *out);
-
-/* Renders every frame of a planned animation on o->jobs threads, calling
- * sink(frame, image, user) for each (from worker threads; frames arrive in
- * any order).  A non-zero return from sink stops the run and is returned. */
+/* Receives a rendered frame (from worker threads, in any order); returns 0
+ * or an exit code after printing its own error, which stops the run. */
 typedef int (*fig_sink)(long frame, const bb_image *img, void *user);
-int figure_render(const figure *f, const fig_opts *o, const fig_anim *fa,
-                  fig_sink sink, void *user);
 
 /* One (armature, animation) of a run, planned before anything is written. */
 typedef struct fig_job {
-	figure fig;            /* per-armature state (shares the model) */
-	fig_anim plan;
-	char dir[600];         /* "<anim>", or "<armature>/<anim>" with --all
-	                          over several armatures */
-	char prefix[256];      /* file-system safe animation name */
+	const bb_model *model;      /* borrowed from the figure */
+	bb_scene scene;             /* scene.anim: this job's animation */
+	bb_plan plan;
+	char dir[FIG_PATH_MAX];     /* "<anim>", or "<armature>/<anim>" with --all
+	                               over several armatures */
+	char prefix[FIG_NAME_MAX];  /* file-system safe animation name */
 } fig_job;
+
+/* Starts the progress of a whole run over jobs (their frames counted),
+ * as o asks (--quiet, --progress). */
+void figure_progress_start(cli_progress *p, const char *cmd, const fig_opts *o,
+                           const fig_job *jobs, int njobs);
+
+/* Renders every frame of a planned job on o->jobs threads, calling sink for
+ * each and stepping `progress` (may be NULL).  Returns 0 or an exit code
+ * (errors printed). */
+int figure_render(const fig_job *j, const fig_opts *o, cli_progress *progress,
+                  fig_sink sink, void *user);
+
+/* Same, and also calls ordered(frame, image, ordered_user) in frame order
+ * 0, 1, ... (one call at a time, from a worker thread) for encoders that
+ * need the frames in sequence; sink may be NULL.  Frames are rendered in
+ * chunks of 8 per thread (at least 16): at most that many copies wait for
+ * their turn. */
+int figure_render_ordered(const fig_job *j, const fig_opts *o,
+                          cli_progress *progress, fig_sink sink, void *user,
+                          fig_sink ordered, void *ordered_user);
 
 /* Plans every chosen animation of every chosen armature (--all: all of
  * them) into a new array (free it).  Returns an exit code. */
 int figure_plan_jobs(figure *base, const fig_opts *o, const char *path,
                      const char *cmd, fig_job **out, int *njobs);
-
-/* Figure time (s) at which animation time t (s) plays (--duration). */
-double fig_anim_to_figure_time(const fig_anim *fa, double t);
-
-/* Time of frame i (derived from the integer index, never accumulated). */
-double fig_frame_time(const fig_anim *fa, long i);
 
 /* A file-system safe version of an animation name ('/' and spaces -> '_'). */
 void fig_safe_name(const char *name, char *buf, size_t size);

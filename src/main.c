@@ -1,11 +1,13 @@
 /* bonebake — command table. */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "outdir.h"
 
 struct command {
 	const char *name;
@@ -20,6 +22,9 @@ static const struct command commands[] = {
 	{ "diff", cmd_diff, "compare PNG files or folders (regression diffs)" },
 	{ "pack", cmd_pack, "pack PNG files into sprite sheets with metadata" },
 	{ "sheet", cmd_sheet, "render animations and pack them into sheets" },
+	{ "preview", cmd_preview, "render animations to animated WebP, GIF or APNG" },
+	{ "gallery", cmd_gallery, "an HTML page playing render output folders" },
+	{ "batch", cmd_batch, "run a manifest of render/sheet jobs (shards, skips)" },
 };
 
 static void usage(FILE *f)
@@ -53,9 +58,23 @@ int main(int argc, char **argv)
 		printf("bonebake %s\n", PACKAGE_VERSION);
 		return EXIT_OK;
 	}
+	cli_interrupt_install();
 	for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
-		if (strcmp(argv[1], commands[i].name) == 0)
-			return commands[i].run(argc - 1, argv + 1);
+		if (strcmp(argv[1], commands[i].name) == 0) {
+			int rc = commands[i].run(argc - 1, argv + 1);
+
+			/* an interrupted run removed its staging folder: say so */
+			if (cli_interrupted)
+				return 128 + cli_interrupted;
+			/* what went to stdout must have arrived (a full disk, a
+			 * closed pipe): never exit 0 on a truncated output */
+			if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+				fprintf(stderr, "bonebake: standard output: write error: %s\n",
+				        strerror(errno ? errno : EIO));
+				return rc ? rc : EXIT_IO;
+			}
+			return rc;
+		}
 	fprintf(stderr, "bonebake: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;

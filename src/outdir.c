@@ -1,18 +1,49 @@
-/* All-or-nothing output folders. */
-#define _XOPEN_SOURCE 700
+/* All-or-nothing output folders (see outdir.h). */
+#define _GNU_SOURCE
 #include "config.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "outdir.h"
+
+static const char STAGE[] = ".bonebake-stage-";
+static const char LOCK[] = ".lock";
+/* A staging folder without a lock file is a killed run's only when it is
+ * older than this (a new one gets its lock right after it is made). */
+static const time_t UNLOCKED_GRACE = 60;
+
+volatile int cli_interrupted;
+static volatile sig_atomic_t open_stages;
+
+static void on_signal(int sig)
+{
+	if (!open_stages)
+		_exit(128 + sig);
+	cli_interrupted = sig;
+}
+
+void cli_interrupt_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
 
 static int rm_entry(const char *path, const struct stat *st, int flag,
                     struct FTW *ftw)
@@ -28,53 +59,169 @@ int remove_tree(const char *path)
 	return nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-static int mkdir_p(const char *path, int *created)
+/* Removes the staging folders in `dir` named prefix* whose run is gone:
+ * their lock can be taken (or, without a lock, they are old). */
+static void sweep(const char *dir, const char *prefix)
 {
-	char buf[4096];
-	size_t i, n = strlen(path);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = strlen(prefix);
 
-	*created = 0;
-	if (n == 0 || n >= sizeof buf)
-		return -1;
-	strcpy(buf, path);
-	for (i = 1; i <= n; i++) {
-		if (buf[i] != '/' && buf[i] != '\0')
-			continue;
-		buf[i] = '\0';
-		if (mkdir(buf, 0755) == 0) {
-			if (i == n)
-				*created = 1;
-		} else if (errno != EEXIST) {
-			return -1;
-		}
-		buf[i] = i == n ? '\0' : '/';
-	}
-	{
+	if (!d)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		char path[OUTDIR_PATH_MAX], lock[OUTDIR_PATH_MAX + 8];
 		struct stat st;
+		int fd, stale = 0;
 
-		if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
-			errno = ENOTDIR;
-			return -1;
+		if (strncmp(e->d_name, prefix, n) != 0 ||
+		    snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path ||
+		    lstat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+			continue;
+		snprintf(lock, sizeof lock, "%s/%s", path, LOCK);
+		fd = open(lock, O_RDWR | O_CLOEXEC);
+		if (fd >= 0) {
+			stale = flock(fd, LOCK_EX | LOCK_NB) == 0;
+			close(fd);
+		} else {
+			stale = errno == ENOENT && time(NULL) - st.st_mtime > UNLOCKED_GRACE;
 		}
+		if (stale)
+			remove_tree(path);
 	}
+	closedir(d);
+}
+
+/* mkdtemp `templ` and lock it for the life of this run. */
+static int make_stage(outdir *d, const char *templ)
+{
+	char lock[sizeof d->stage + 8];
+
+	snprintf(d->stage, sizeof d->stage, "%s", templ);
+	if (!mkdtemp(d->stage))
+		return -1;
+	snprintf(lock, sizeof lock, "%s/%s", d->stage, LOCK);
+	d->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (d->lock_fd < 0 || flock(d->lock_fd, LOCK_EX | LOCK_NB) != 0) {
+		if (d->lock_fd >= 0)
+			close(d->lock_fd);
+		d->lock_fd = -1;
+		remove_tree(d->stage);
+		return -1;
+	}
+	open_stages++;
 	return 0;
 }
 
-int outdir_open(outdir *d, const char *dest)
+static void release(outdir *d)
+{
+	if (d->stage[0])
+		remove_tree(d->stage);
+	if (d->lock_fd >= 0) {
+		close(d->lock_fd);
+		d->lock_fd = -1;
+		open_stages--;
+	}
+}
+
+static int start(outdir *d, const char *dest)
 {
 	memset(d, 0, sizeof *d);
+	d->lock_fd = -1;
 	if (strlen(dest) >= sizeof d->dest - 64) {
 		fprintf(stderr, "bonebake: %s: path too long\n", dest);
 		return EXIT_IO;
 	}
 	strcpy(d->dest, dest);
-	if (mkdir_p(dest, &d->created_dest) != 0) {
-		fprintf(stderr, "bonebake: %s: cannot create folder: %s\n", dest,
-		        strerror(errno));
+	return 0;
+}
+
+int outdir_open(outdir *d, const char *dest)
+{
+	char templ[sizeof d->stage];
+	bb_error err;
+	int rc;
+
+	if ((rc = start(d, dest)) != 0)
+		return rc;
+	if (bb_mkdirs(dest, &d->created_dest, &err) != BB_OK)
+		return cli_fail(&err);
+	sweep(dest, STAGE);
+	snprintf(templ, sizeof templ, "%s/%sXXXXXX", dest, STAGE);
+	if (make_stage(d, templ) != 0) {
+		fprintf(stderr, "bonebake: %s: cannot write: %s\n", dest, strerror(errno));
+		if (d->created_dest)
+			rmdir(d->dest);
 		return EXIT_IO;
 	}
-	snprintf(d->stage, sizeof d->stage, "%s/.bonebake-stage-XXXXXX", dest);
-	if (!mkdtemp(d->stage)) {
+	return 0;
+}
+
+/* Is `name` a file of the sheet `set` (set.ext or set-<digits>.ext)? */
+static int in_set(const char *name, const char *set)
+{
+	size_t n = strlen(set);
+	const char *p = name + n;
+
+	if (strncmp(name, set, n) != 0)
+		return 0;
+	if (*p == '-') {
+		if (!(p[1] >= '0' && p[1] <= '9'))
+			return 0;
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			;
+	}
+	return *p == '.' && p[1] && !strchr(p + 1, '/') && !strchr(p + 1, '.');
+}
+
+/* 1 when dest holds only the set's files and bonebake's own. */
+static int only_the_set(const char *dest, const char *set)
+{
+	DIR *d = opendir(dest);
+	struct dirent *e;
+	int only = 1;
+
+	if (!d)
+		return 1;
+	while (only && (e = readdir(d)) != NULL)
+		only = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+		       strncmp(e->d_name, ".bonebake-", 10) == 0 || in_set(e->d_name, set);
+	closedir(d);
+	return only;
+}
+
+int outdir_open_set(outdir *d, const char *dest, const char *set)
+{
+	char parent[OUTDIR_DEST_MAX], templ[sizeof d->stage], prefix[OUTDIR_NAME_MAX + 32];
+	const char *base = strrchr(dest, '/');
+	struct stat st;
+	bb_error err;
+	int rc;
+
+	if ((rc = start(d, dest)) != 0)
+		return rc;
+	snprintf(d->set, sizeof d->set, "%s", set);
+	base = base ? base + 1 : dest;
+	snprintf(parent, sizeof parent, "%.*s", (int)(base - dest), dest);
+	if (!parent[0])
+		snprintf(parent, sizeof parent, ".");
+	snprintf(prefix, sizeof prefix, ".%.200s%s", base, STAGE);
+	if (base[0] && strcmp(base, ".") != 0 && strcmp(base, "..") != 0 &&
+	    bb_mkdirs(parent, NULL, &err) == BB_OK &&
+	    (stat(dest, &st) != 0 || (S_ISDIR(st.st_mode) && only_the_set(dest, set)))) {
+		/* the folder is the set: stage a sibling and swap it in */
+		sweep(parent, prefix);
+		snprintf(templ, sizeof templ, "%s/%sXXXXXX", parent, prefix);
+		if (make_stage(d, templ) == 0) {
+			d->whole = 1;
+			return 0;
+		}
+	}
+	if (bb_mkdirs(dest, &d->created_dest, &err) != BB_OK)
+		return cli_fail(&err);
+	sweep(dest, STAGE);
+	snprintf(templ, sizeof templ, "%s/%sXXXXXX", dest, STAGE);
+	if (make_stage(d, templ) != 0) {
 		fprintf(stderr, "bonebake: %s: cannot write: %s\n", dest, strerror(errno));
 		if (d->created_dest)
 			rmdir(d->dest);
@@ -92,7 +239,7 @@ int outdir_path(const outdir *d, const char *rel, char *buf, size_t size)
 
 int outdir_mkdir(const outdir *d, const char *rel)
 {
-	char p[4400];
+	char p[OUTDIR_PATH_MAX];
 
 	if (!outdir_path(d, rel, p, sizeof p) || mkdir(p, 0755) != 0) {
 		fprintf(stderr, "bonebake: %s/%s: cannot create folder: %s\n", d->dest,
@@ -102,52 +249,160 @@ int outdir_mkdir(const outdir *d, const char *rel)
 	return 0;
 }
 
-int outdir_commit(outdir *d)
+/* Puts `from` at `to` in one step: an exchange when `to` exists (from then
+ * holds the old entry, for the caller to remove), else a rename.  Where
+ * the file system cannot exchange, the old entry is first moved to
+ * `aside`. */
+static int replace(const char *from, const char *to, const char *aside,
+                   int *exchanged)
+{
+	struct stat st;
+
+	*exchanged = 0;
+	if (lstat(to, &st) != 0)
+		return rename(from, to);
+	if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_EXCHANGE) == 0) {
+		*exchanged = 1;
+		return 0;
+	}
+	if (errno != EINVAL && errno != ENOSYS && errno != EXDEV)
+		return -1;
+	if (rename(to, aside) != 0)
+		return -1;
+	if (rename(from, to) != 0) {
+		rename(aside, to);
+		return -1;
+	}
+	remove_tree(aside);
+	return 0;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The staging folder's entries (without its lock), sorted; NULL-ended. */
+static char **stage_entries(const outdir *d)
 {
 	DIR *dir = opendir(d->stage);
 	struct dirent *e;
-	int rc = 0;
+	char **v = NULL, **nv;
+	size_t n = 0;
 
-	if (!dir) {
-		fprintf(stderr, "bonebake: %s: %s\n", d->stage, strerror(errno));
-		return EXIT_IO;
-	}
+	if (!dir)
+		return NULL;
 	while ((e = readdir(dir)) != NULL) {
-		char from[4600], to[4400], old[4600];
-		struct stat st;
-
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
-		    strncmp(e->d_name, ".old-", 5) == 0)
+		    strcmp(e->d_name, LOCK) == 0)
 			continue;
-		snprintf(from, sizeof from, "%s/%s", d->stage, e->d_name);
-		snprintf(to, sizeof to, "%s/%s", d->dest, e->d_name);
-		if (lstat(to, &st) == 0 && S_ISDIR(st.st_mode)) {
-			/* swap the old folder out, the new one in, then delete */
-			snprintf(old, sizeof old, "%s/.old-%s", d->stage, e->d_name);
-			if (rename(to, old) != 0 || rename(from, to) != 0) {
-				fprintf(stderr, "bonebake: %s: cannot replace: %s\n", to,
-				        strerror(errno));
-				rc = EXIT_IO;
-				break;
-			}
-			remove_tree(old);
-			continue;
+		if (!(nv = realloc(v, (n + 2) * sizeof *v)) || !(nv[n] = strdup(e->d_name))) {
+			free(nv ? nv : v);
+			closedir(dir);
+			return NULL;
 		}
-		if (rename(from, to) != 0) {
-			fprintf(stderr, "bonebake: %s: cannot write: %s\n", to,
-			        strerror(errno));
-			rc = EXIT_IO;
-			break;
-		}
+		v = nv;
+		n++;
 	}
 	closedir(dir);
-	remove_tree(d->stage);
+	if (!v && !(v = calloc(1, sizeof *v)))
+		return NULL;
+	v[n] = NULL;
+	qsort(v, n, sizeof *v, cmp_names);
+	return v;
+}
+
+static void free_entries(char **v)
+{
+	size_t i;
+
+	for (i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* Entries mode, and set mode inside a shared folder. */
+static int commit_entries(outdir *d)
+{
+	char **names = stage_entries(d);
+	size_t i;
+	int rc = 0;
+
+	if (!names) {
+		fprintf(stderr, "bonebake: %s: %s\n", d->dest, strerror(errno));
+		return EXIT_IO;
+	}
+	for (i = 0; names[i] && rc == 0; i++) {
+		char from[OUTDIR_PATH_MAX], to[OUTDIR_PATH_MAX], aside[OUTDIR_PATH_MAX];
+		int exchanged;
+
+		snprintf(from, sizeof from, "%s/%s", d->stage, names[i]);
+		snprintf(to, sizeof to, "%s/%s", d->dest, names[i]);
+		snprintf(aside, sizeof aside, "%s/.old-%s", d->stage, names[i]);
+		if (replace(from, to, aside, &exchanged) != 0) {
+			fprintf(stderr, "bonebake: %s: cannot replace: %s\n", to,
+			        strerror(errno));
+			rc = EXIT_IO;
+		} else if (exchanged) {
+			remove_tree(from);
+		}
+	}
+	if (rc == 0 && d->set[0]) {
+		/* the old sheet's files the new one does not have */
+		DIR *dir = opendir(d->dest);
+		struct dirent *e;
+
+		while (dir && (e = readdir(dir)) != NULL) {
+			char p[OUTDIR_PATH_MAX];
+			size_t k;
+
+			if (!in_set(e->d_name, d->set))
+				continue;
+			for (k = 0; names[k] && strcmp(names[k], e->d_name) != 0; k++)
+				;
+			if (!names[k] && snprintf(p, sizeof p, "%s/%s", d->dest,
+			                          e->d_name) < (int)sizeof p)
+				unlink(p);
+		}
+		if (dir)
+			closedir(dir);
+	}
+	free_entries(names);
+	return rc;
+}
+
+int outdir_commit(outdir *d)
+{
+	int rc = 0, exchanged = 0;
+
+	if (d->whole) {
+		char aside[sizeof d->stage + 8];
+
+		snprintf(aside, sizeof aside, "%s.old", d->stage);
+		/* the lock file travels with the stage into place: drop it first */
+		{
+			char lock[sizeof d->stage + 8];
+
+			snprintf(lock, sizeof lock, "%s/%s", d->stage, LOCK);
+			unlink(lock);
+		}
+		if (replace(d->stage, d->dest, aside, &exchanged) != 0) {
+			fprintf(stderr, "bonebake: %s: cannot replace: %s\n", d->dest,
+			        strerror(errno));
+			rc = EXIT_IO;
+		} else if (!exchanged) {
+			d->stage[0] = '\0';   /* renamed into place: nothing to remove */
+		}
+	} else {
+		rc = commit_entries(d);
+	}
+	release(d);
 	return rc;
 }
 
 void outdir_abort(outdir *d)
 {
-	remove_tree(d->stage);
+	release(d);
 	if (d->created_dest)
 		rmdir(d->dest);
 }

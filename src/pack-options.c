@@ -11,7 +11,7 @@ enum {
 	O_MAX_SIZE = PACK_OPT_BASE, O_POT, O_SQUARE, O_PADDING, O_BORDER,
 	O_EXTRUDE, O_TRIM, O_TRIM_ALPHA, O_NO_TRIM, O_DEDUPE, O_NO_DEDUPE,
 	O_ROTATE, O_NO_ROTATE, O_MULTIPACK, O_PREMULTIPLY, O_BLEED, O_FORMAT,
-	O_NAME, O_HEURISTIC
+	O_NAME, O_HEURISTIC, O_PNG_LEVEL
 };
 
 const struct option pack_options[] = {
@@ -34,6 +34,7 @@ const struct option pack_options[] = {
 	{ "format", required_argument, NULL, O_FORMAT },
 	{ "name", required_argument, NULL, O_NAME },
 	{ "heuristic", required_argument, NULL, O_HEURISTIC },
+	{ "png-level", required_argument, NULL, O_PNG_LEVEL },
 };
 const int pack_noptions = sizeof pack_options / sizeof pack_options[0];
 
@@ -62,7 +63,10 @@ const char pack_help[] =
 	"                       (multiatlas), libgdx (also Spine), cocos2d\n"
 	"                       (plist format 3), godot (SpriteFrames .tres);\n"
 	"                       default json\n"
-	"  --name NAME          base name of the files written (default sheet)\n";
+	"  --name NAME          base name of the files written (default sheet)\n"
+	"  --png-level N|fast|small\n"
+	"                       page PNG compression 0 (none) .. 9 (smallest);\n"
+	"                       fast = 1, small = 9; default 6\n";
 
 void pack_opts_init(pack_opts *o)
 {
@@ -172,6 +176,12 @@ int pack_parse(pack_opts *o, int id, const char *arg, const char *cmd)
 		o->write.name = arg;
 		return 1;
 	case O_HEURISTIC: return parse_heuristic(o, arg, cmd);
+	case O_PNG_LEVEL:
+		if (cli_parse_png_level(arg, &o->write.png))
+			return 1;
+		cli_usage_error(cmd, "--png-level takes 0..9, fast or small, not '%s'",
+		                arg);
+		return -1;
 	default:
 		return 0;
 	}
@@ -219,7 +229,7 @@ int pack_write(const bb_sheet *s, const pack_opts *o, const char *dest,
 
 	if (bb_sheet_encode(s, &o->write, &files, &err) != BB_OK)
 		return cli_fail(&err);
-	if ((rc = outdir_open(&od, dest)) != 0) {
+	if ((rc = outdir_open_set(&od, dest, o->write.name)) != 0) {
 		bb_sheet_files_free(files);
 		return rc;
 	}

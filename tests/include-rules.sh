@@ -3,7 +3,9 @@
 #   core: libc + public value headers     model: core
 #   loaders: model, core, jansson, expat  eval: model, core
 #   raster: eval, image, core, cairo      pack, diff: image, core
-#   image: core, libpng                   src: public headers (+ jansson)
+#   frames: raster, eval, model, image, core  batch: core, jansson
+#   image: core, libpng, libdeflate, libwebp, giflib  src: public headers
+#   output: core, jansson
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$(dirname "$0")/cli/lib.sh"
@@ -18,8 +20,11 @@ check() {  # FOLDER ALLOWED-PROJECT-PREFIXES ALLOWED-SYSTEM-LIBS
 				case "$inc" in
 				'<cairo'*) echo "$3" | grep -qw cairo || echo "$f: $inc" ;;
 				'<png'*) echo "$3" | grep -qw png || echo "$f: $inc" ;;
+				'<libdeflate'*) echo "$3" | grep -qw libdeflate || echo "$f: $inc" ;;
 				'<jansson'*) echo "$3" | grep -qw jansson || echo "$f: $inc" ;;
 				'<expat'*) echo "$3" | grep -qw expat || echo "$f: $inc" ;;
+				'<webp/'*) echo "$3" | grep -qw webp || echo "$f: $inc" ;;
+				'<gif_lib'*) echo "$3" | grep -qw gif || echo "$f: $inc" ;;
 				esac ;;
 			'"'*)
 				p=${inc#\"}; p=${p%\"}; p=${p%%/*}
@@ -32,14 +37,17 @@ check() {  # FOLDER ALLOWED-PROJECT-PREFIXES ALLOWED-SYSTEM-LIBS
 src_headers=$(cd src && ls *.h | tr "\n" " ")
 out=$(
 check lib/core "core bonebake" ""
-check lib/image "core image bonebake" "png"
+check lib/image "core image bonebake" "png libdeflate webp gif"
 check lib/model "model core bonebake" ""
 check lib/loaders "loaders model core bonebake" "jansson expat"
 check lib/eval "eval model core bonebake" ""
 check lib/raster "raster eval image core bonebake" "cairo"
+check lib/frames "frames raster eval model image core bonebake" ""
+check lib/batch "batch core bonebake" "jansson"
 check lib/pack "pack image core bonebake" ""
 check lib/diff "diff image core bonebake" ""
-check src "bonebake $src_headers" "jansson"
+check lib/output "output core bonebake" "jansson"
+check src "bonebake $src_headers" ""
 )
 checks=1
 [ -z "$out" ] || fail "includes that break the layering rules:

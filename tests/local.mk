@@ -46,12 +46,12 @@ TESTS += tests/oracle/dragonbones.sh
 EXTRA_DIST += tests/oracle/dragonbones.sh tests/oracle/compare-dragonbones.py
 TESTS += tests/cli/sheet.sh
 EXTRA_DIST += tests/cli/sheet.sh
-TESTS += tests/cli/bad-dragonbones.sh tests/oracle/corpus-render.sh
-EXTRA_DIST += tests/cli/bad-dragonbones.sh tests/oracle/corpus-render.sh
+TESTS += tests/cli/bad-dragonbones.sh
+EXTRA_DIST += tests/cli/bad-dragonbones.sh
 check_PROGRAMS += tests/unit/check-dragonbones
 tests_unit_check_dragonbones_SOURCES = tests/unit/check-dragonbones.c
 tests_unit_check_dragonbones_CFLAGS = $(CHECK_TEST_CFLAGS)
-tests_unit_check_dragonbones_LDADD = $(CHECK_TEST_LIBS)
+tests_unit_check_dragonbones_LDADD = $(CHECK_TEST_LIBS) $(JANSSON_LIBS)
 TESTS += tests/unit/check-dragonbones
 check_PROGRAMS += tests/unit/check-cocos
 tests_unit_check_cocos_SOURCES = tests/unit/check-cocos.c
@@ -60,8 +60,6 @@ tests_unit_check_cocos_LDADD = $(CHECK_TEST_LIBS)
 TESTS += tests/unit/check-cocos
 TESTS += tests/cli/bad-cocos.sh
 EXTRA_DIST += tests/cli/bad-cocos.sh
-TESTS += tests/oracle/cocos-corpus.sh
-EXTRA_DIST += tests/oracle/cocos-corpus.sh
 # SSAJSON (issue 7)
 check_PROGRAMS += tests/unit/check-ssajson
 tests_unit_check_ssajson_SOURCES = tests/unit/check-ssajson.c
@@ -70,13 +68,13 @@ tests_unit_check_ssajson_LDADD = $(CHECK_TEST_LIBS)
 TESTS += tests/unit/check-ssajson tests/cli/ssajson.sh
 EXTRA_DIST += tests/cli/ssajson.sh
 
-# Forge armatures: unit tests, CLI tests, the corpus in every view
+# Forge armatures: unit tests, CLI tests
 check_PROGRAMS += tests/unit/check-forge
 tests_unit_check_forge_SOURCES = tests/unit/check-forge.c
 tests_unit_check_forge_CFLAGS = $(CHECK_TEST_CFLAGS)
 tests_unit_check_forge_LDADD = $(CHECK_TEST_LIBS)
-TESTS += tests/unit/check-forge tests/cli/forge.sh tests/oracle/forge-corpus.sh
-EXTRA_DIST += tests/cli/forge.sh tests/oracle/forge-corpus.sh
+TESTS += tests/unit/check-forge tests/cli/forge.sh
+EXTRA_DIST += tests/cli/forge.sh
 TESTS += tests/cli/samples.sh
 EXTRA_DIST += tests/cli/samples.sh
 # Spine (issue 17): poses against the official runtime
@@ -91,3 +89,144 @@ tests_unit_check_spine_SOURCES = tests/unit/check-spine.c
 tests_unit_check_spine_CFLAGS = $(CHECK_TEST_CFLAGS)
 tests_unit_check_spine_LDADD = $(CHECK_TEST_LIBS)
 TESTS += tests/unit/check-spine
+
+# Previews (issue 13): the decoder the tests read previews back with
+check_PROGRAMS += tests/tools/anim-probe
+tests_tools_anim_probe_SOURCES = tests/tools/anim-probe.c \
+	tests/tools/anim-read.c tests/tools/anim-read.h
+tests_tools_anim_probe_CFLAGS = $(AM_CFLAGS) $(WEBPDEMUX_CFLAGS) $(GIF_CFLAGS) \
+	$(ZLIB_CFLAGS)
+tests_tools_anim_probe_LDADD = lib/libbonebake-core.la $(WEBPDEMUX_LIBS) \
+	$(WEBP_LIBS) $(GIF_LIBS) $(ZLIB_LIBS) -lm
+check_PROGRAMS += tests/unit/check-anim
+tests_unit_check_anim_SOURCES = tests/unit/check-anim.c \
+	tests/tools/anim-read.c tests/tools/anim-read.h
+tests_unit_check_anim_CFLAGS = $(CHECK_TEST_CFLAGS) $(WEBPDEMUX_CFLAGS) \
+	$(GIF_CFLAGS) $(ZLIB_CFLAGS)
+tests_unit_check_anim_LDADD = $(CHECK_TEST_LIBS) $(WEBPDEMUX_LIBS) \
+	$(WEBP_LIBS) $(GIF_LIBS) $(ZLIB_LIBS)
+TESTS += tests/unit/check-anim tests/cli/preview.sh
+EXTRA_DIST += tests/cli/preview.sh
+TESTS += tests/cli/gallery.sh tests/cli/gallery-chromium.sh
+EXTRA_DIST += tests/cli/gallery.sh tests/cli/gallery-chromium.sh
+# Real exports of ../shared/corpus (DragonBones, Cocos, Forge): every
+# animation of every armature renders, no frame blank, only the warnings
+# tests/oracle/corpus.list expects
+check_PROGRAMS += tests/tools/blank-frames
+tests_tools_blank_frames_SOURCES = tests/tools/blank-frames.c
+tests_tools_blank_frames_LDADD = lib/libbonebake-core.la -lm
+TESTS += tests/oracle/corpus.sh
+EXTRA_DIST += tests/oracle/corpus.sh tests/oracle/corpus.py tests/oracle/corpus.list
+TESTS += tests/cli/setup-pose.sh tests/cli/dragonbones-atlas.sh tests/cli/cocos-atlas.sh
+EXTRA_DIST += tests/cli/setup-pose.sh tests/cli/dragonbones-atlas.sh tests/cli/cocos-atlas.sh
+# Engine round trips in headless Chromium (PixiJS, Phaser 3), with the npm
+# packages pinned by tests/node (scripts/test installs them into build/node)
+TESTS += tests/engines/roundtrip.sh
+EXTRA_DIST += tests/engines/roundtrip.sh tests/engines/roundtrip.mjs \
+	tests/engines/pixi.html tests/engines/phaser.html tests/engines/capture.js \
+	tests/node/package.json tests/node/package-lock.json
+
+# make install into a temporary DESTDIR; a program built with pkg-config
+# against it; the man page
+TESTS += tests/cli/install.sh
+EXTRA_DIST += tests/cli/install.sh
+# Scenes, planning and the frame loop (lib/frames)
+check_PROGRAMS += tests/unit/check-frames
+tests_unit_check_frames_SOURCES = tests/unit/check-frames.c
+tests_unit_check_frames_CFLAGS = $(CHECK_TEST_CFLAGS)
+tests_unit_check_frames_LDADD = $(CHECK_TEST_LIBS)
+TESTS += tests/unit/check-frames
+# bonebake batch
+check_PROGRAMS += tests/unit/check-batch
+tests_unit_check_batch_SOURCES = tests/unit/check-batch.c
+tests_unit_check_batch_CFLAGS = $(CHECK_TEST_CFLAGS)
+tests_unit_check_batch_LDADD = $(CHECK_TEST_LIBS)
+TESTS += tests/unit/check-batch tests/cli/batch.sh
+EXTRA_DIST += tests/cli/batch.sh
+# Interrupted runs: signals, kills at every rename (LD_PRELOAD hook)
+check_LTLIBRARIES = tests/tools/fault-rename.la
+tests_tools_fault_rename_la_SOURCES = tests/tools/fault-rename.c
+tests_tools_fault_rename_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+tests_tools_fault_rename_la_LIBADD = -ldl
+TESTS += tests/cli/interrupt.sh
+EXTRA_DIST += tests/cli/interrupt.sh
+
+# diff, PNG, pack
+check_PROGRAMS += tests/unit/check-diff tests/cli/diff-mkpng
+tests_unit_check_diff_SOURCES = tests/unit/check-diff.c
+tests_unit_check_diff_CFLAGS = $(CHECK_TEST_CFLAGS)
+tests_unit_check_diff_LDADD = $(CHECK_TEST_LIBS)
+tests_cli_diff_mkpng_SOURCES = tests/cli/diff-mkpng.c
+tests_cli_diff_mkpng_LDADD = lib/libbonebake-core.la -lm
+
+TESTS += tests/unit/check-diff tests/cli/diff.sh tests/cli/diff-folders.sh \
+	tests/cli/diff-html.sh tests/cli/diff-pixelmatch.sh
+EXTRA_DIST += tests/cli/diff.sh tests/cli/diff-folders.sh \
+	tests/cli/diff-html.sh tests/cli/diff-pixelmatch.sh
+
+# scripts/bench png: encoder settings against libpng's simplified API
+# (links libpng and zlib itself for the baselines)
+check_PROGRAMS += tests/tools/png-bench
+tests_tools_png_bench_SOURCES = tests/tools/png-bench.c
+tests_tools_png_bench_CFLAGS = $(AM_CFLAGS) $(PNG_CFLAGS)
+tests_tools_png_bench_LDADD = lib/libbonebake-core.la $(PNG_LIBS) -lz -lm
+
+# The encoder's unit tests
+check_PROGRAMS += tests/unit/check-png
+tests_unit_check_png_SOURCES = tests/unit/check-png.c
+tests_unit_check_png_CFLAGS = $(CHECK_TEST_CFLAGS) $(LIBDEFLATE_CFLAGS)
+tests_unit_check_png_LDADD = $(CHECK_TEST_LIBS) $(LIBDEFLATE_LIBS)
+TESTS += tests/unit/check-png tests/cli/png-level.sh
+EXTRA_DIST += tests/cli/png-level.sh
+
+# PNG reading: the fast path against libpng, replayed on PNG files
+check_PROGRAMS += tests/fuzz/fuzz-png
+tests_fuzz_fuzz_png_SOURCES = tests/fuzz/fuzz-png.c tests/fuzz/replay-main.c
+tests_fuzz_fuzz_png_LDADD = lib/libbonebake-core.la -lm
+
+# Tests
+check_PROGRAMS += tests/unit/check-pack
+tests_unit_check_pack_SOURCES = tests/unit/check-pack.c \
+	tests/unit/pack-fixtures.c tests/unit/pack-fixtures.h
+tests_unit_check_pack_CFLAGS = $(CHECK_TEST_CFLAGS)
+tests_unit_check_pack_LDADD = $(CHECK_TEST_LIBS)
+TESTS += tests/unit/check-pack
+
+# Sprites for the CLI tests and scripts/bench-pack, and the reference
+# check of written sheets
+check_PROGRAMS += tests/tools/gen-sprites tests/tools/pack-verify
+tests_tools_gen_sprites_SOURCES = tests/tools/gen-sprites.c
+tests_tools_gen_sprites_LDADD = lib/libbonebake-core.la -lm
+tests_tools_pack_verify_SOURCES = tests/tools/pack-verify.c
+tests_tools_pack_verify_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+tests_tools_pack_verify_LDADD = lib/libbonebake-core.la $(JANSSON_LIBS) -lm
+TESTS += tests/cli/pack.sh tests/cli/pack-verify.sh tests/cli/pack-folders.sh
+EXTRA_DIST += tests/cli/pack.sh tests/cli/pack-verify.sh tests/cli/pack-folders.sh
+
+check_PROGRAMS += tests/unit/check-pack-meta
+tests_unit_check_pack_meta_SOURCES = tests/unit/check-pack-meta.c \
+	tests/unit/pack-fixtures.c tests/unit/pack-fixtures.h
+tests_unit_check_pack_meta_CFLAGS = $(CHECK_TEST_CFLAGS)
+tests_unit_check_pack_meta_LDADD = $(CHECK_TEST_LIBS) $(JANSSON_LIBS)
+TESTS += tests/unit/check-pack-meta
+# Write errors: full devices and file systems
+TESTS += tests/cli/write-errors.sh
+EXTRA_DIST += tests/cli/write-errors.sh
+# PNG bombs under a 2 GiB address-space limit
+TESTS += tests/cli/bombs.sh
+EXTRA_DIST += tests/cli/bombs.sh
+TESTS += tests/cli/filter.sh
+EXTRA_DIST += tests/cli/filter.sh
+
+# Raster: where a frame's time goes, the kept canvas, culling, filters
+check_PROGRAMS += tests/tools/bench-raster
+tests_tools_bench_raster_SOURCES = tests/tools/bench-raster.c
+tests_tools_bench_raster_LDADD = lib/libbonebake-core.la -lm
+
+# The kept canvas, culling, texture filters
+check_PROGRAMS += tests/unit/check-raster
+tests_unit_check_raster_SOURCES = tests/unit/check-raster.c
+tests_unit_check_raster_CFLAGS = $(CHECK_TEST_CFLAGS)
+tests_unit_check_raster_LDADD = $(CHECK_TEST_LIBS)
+TESTS += tests/unit/check-raster
+

@@ -2,8 +2,11 @@ lib_libbonebake_core_la_SOURCES += \
 	lib/core/status.c \
 	lib/core/geom.c \
 	lib/core/util.c \
-	lib/core/util.h
+	lib/core/util.h \
+	lib/core/sha256.c \
+	lib/core/sha256.h
 bonebakeinclude_HEADERS += \
 	lib/include/bonebake/bonebake.h \
 	lib/include/bonebake/status.h \
-	lib/include/bonebake/geom.h
+	lib/include/bonebake/geom.h \
+	lib/include/bonebake/files.h

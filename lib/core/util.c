@@ -100,12 +100,49 @@ bb_status bb__read_file(const char *path, size_t max_bytes, char **data,
 	return BB_OK;
 }
 
-bb_status bb__write_file_atomic(const char *path, const void *data,
-                                size_t size, bb_error *err)
+/* path is a device, a pipe or a socket: written in place (a rename would
+ * replace the device node itself), every write and the close checked. */
+static bb_status write_special(const char *path, const void *data, size_t size,
+                               bb_error *err)
+{
+	const char *p = data;
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC), e = 0;
+
+	if (fd < 0)
+		return bb_error_set(err, BB_ERR_IO, path, NULL, "cannot open: %s",
+		                    strerror(errno));
+	while (size > 0) {
+		ssize_t w = write(fd, p, size);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			e = w < 0 ? errno : ENOSPC;
+			break;
+		}
+		p += w;
+		size -= (size_t)w;
+	}
+	if (close(fd) != 0 && !e)
+		e = errno;
+	if (e)
+		return bb_error_set(err, BB_ERR_IO, path, NULL, "write failed: %s",
+		                    strerror(e));
+	return BB_OK;
+}
+
+bb_status bb_file_write_atomic(const char *path, const void *data, size_t size,
+                               bb_error *err)
 {
 	char tmp[4096];
+	struct stat st;
 	int fd;
 	FILE *f;
+
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		return write_special(path, data, size, err);
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return bb_error_set(err, BB_ERR_IO, path, NULL, "is a folder");
 
 	if (snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path) >= (int)sizeof tmp)
 		return bb_error_set(err, BB_ERR_IO, path, NULL, "path too long");
@@ -132,6 +169,35 @@ bb_status bb__write_file_atomic(const char *path, const void *data,
 		return bb_error_set(err, BB_ERR_IO, path, NULL, "cannot write: %s",
 		                    strerror(errno));
 	}
+	return BB_OK;
+}
+
+bb_status bb_mkdirs(const char *path, int *created, bb_error *err)
+{
+	char buf[4096];
+	size_t i, n = strlen(path);
+	struct stat st;
+
+	if (created)
+		*created = 0;
+	if (n == 0 || n >= sizeof buf)
+		return bb_error_set(err, BB_ERR_IO, path, NULL, "bad folder name");
+	memcpy(buf, path, n + 1);
+	for (i = 1; i <= n; i++) {
+		if (buf[i] != '/' && buf[i] != '\0')
+			continue;
+		buf[i] = '\0';
+		if (mkdir(buf, 0755) == 0) {
+			if (i == n && created)
+				*created = 1;
+		} else if (errno != EEXIST) {
+			return bb_error_set(err, BB_ERR_IO, path, NULL, "cannot create "
+			                    "folder %s: %s", buf, strerror(errno));
+		}
+		buf[i] = i == n ? '\0' : '/';
+	}
+	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+		return bb_error_set(err, BB_ERR_IO, path, NULL, "not a folder");
 	return BB_OK;
 }
 

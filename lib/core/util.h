@@ -21,10 +21,8 @@ char *bb__strdup(const char *s);
 bb_status bb__read_file(const char *path, size_t max_bytes, char **data,
                         size_t *size, bb_error *err);
 
-/* Writes data to path through a temporary file in the same folder and a
- * rename, so readers never see a partial file. */
-bb_status bb__write_file_atomic(const char *path, const void *data,
-                                size_t size, bb_error *err);
+/* Atomic writes and mkdir -p: bonebake/files.h. */
+#include "bonebake/files.h"
 
 /* Folder part of path ("." when none), into buf. */
 void bb__dirname(const char *path, char *buf, size_t size);

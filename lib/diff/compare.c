@@ -1,6 +1,17 @@
-/* Pixel comparison: the YIQ colour distance (Kotsarenko and Ramos), the
- * anti-aliasing detector pixelmatch uses (Vysniauskas 2009), and the diff
- * image.  See bonebake/diff.h for the alpha-aware model.
+/* Pixel comparison: the OKLab HyAB and YIQ colour distances, the
+ * anti-aliasing detector pixelmatch uses (Vysniauskas 2009), pixelmatch 8's
+ * and 7's arithmetic for --compat, the window measure and the diff image.
+ * See bonebake/diff.h for the alpha-aware model.
+ *
+ * OKLab follows pixelmatch 8's published formulas: sRGB bytes to linear
+ * light through a 256-entry table (interpolated for the fractional values
+ * of composited pixels), Ottosson's LMS matrix, cube roots from a
+ * 4096-step interpolated table (exact below 8/4096, where the table is
+ * poor), the toe-corrected lightness Lr, and HyAB = |dLr| + |(da, db)|,
+ * compared with the threshold without a square root as pixelmatch does.
+ * The tables come from the C library's pow and cbrt, which may round the
+ * last bit differently from V8's; a count can then only differ for a pixel
+ * whose distance lies within about 1e-16 of the threshold.
  *
  * Speed: rows are compared with memcmp first, identical 32-bit pixels are
  * skipped before any arithmetic, and the floating-point work (and the AA
@@ -17,7 +28,7 @@
 #include "core/util.h"
 #include "diff/internal.h"
 
-/* compat_pixelmatch must reproduce pixelmatch's double arithmetic bit for
+/* compat must reproduce pixelmatch's double arithmetic bit for
  * bit; a fused multiply-add would round differently. */
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
@@ -32,11 +43,28 @@
 static const uint8_t DIFF_RGB[3] = { 255, 0, 0 };
 static const uint8_t AA_RGB[3] = { 255, 255, 0 };
 
+/* How a comparison measures: bonebake's alpha-aware compare with either
+ * metric, or one pixelmatch release's arithmetic. */
+enum mode { M_OKLAB, M_YIQ, M_PM8, M_PM7 };
+
+#define CBRT_N 4096
+#define CBRT_EXACT 8
+
+/* sRGB byte -> linear light, and cube roots over [0, 1]. */
+struct oklab_tables {
+	double lin[257];
+	double cbrt[CBRT_N + 2];
+};
+
 struct cmp {
 	const bb_image *a, *b;
 	int w, h;
-	int compat, white_bg;
-	double limit;           /* squared distance above which a pixel differs */
+	enum mode mode;
+	int white_bg;
+	double threshold;
+	double limit;           /* YIQ: squared distance above which a pixel differs */
+	const struct oklab_tables *ok;  /* M_OKLAB, M_PM8 */
+	uint8_t *mask;          /* with a window: 1 where a pixel counts */
 };
 
 static inline uint32_t load32(const uint8_t *p)
@@ -66,6 +94,192 @@ static inline double yiq_sq(double dr, double dg, double db)
 static inline double luma(double dr, double dg, double db)
 {
 	return dr * 0.29889531 + dg * 0.58662247 + db * 0.11448223;
+}
+
+static struct oklab_tables *oklab_tables_new(void)
+{
+	struct oklab_tables *t = malloc(sizeof *t);
+	int i;
+
+	if (!t)
+		return NULL;
+	for (i = 0; i < 256; i++) {
+		double c = i / 255.0;
+
+		t->lin[i] = c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
+	}
+	t->lin[256] = t->lin[255];
+	for (i = 0; i <= CBRT_N + 1; i++)
+		t->cbrt[i] = cbrt((double)i / CBRT_N);
+	return t;
+}
+
+/* Linear light of an sRGB channel value 0..255 (fractional when
+ * composited). */
+static inline double lin_of(const struct oklab_tables *t, double v)
+{
+	int i = (int)v;
+
+	return t->lin[i] + (t->lin[i + 1] - t->lin[i]) * (v - i);
+}
+
+static inline double cbrt_of(const struct oklab_tables *t, double v)
+{
+	double x = v * CBRT_N;
+	int i = (int)x;
+
+	if (i < CBRT_EXACT)
+		return cbrt(v);
+	if (i > CBRT_N)
+		i = CBRT_N;
+	return t->cbrt[i] + (t->cbrt[i + 1] - t->cbrt[i]) * (x - i);
+}
+
+/* A colour in cube-rooted LMS, with its toe-corrected OKLab lightness. */
+struct lms {
+	double l, m, s, lr;
+};
+
+#define TOE_K1 0.206
+#define TOE_K2 0.03
+#define TOE_K3 ((1 + TOE_K1) / (1 + TOE_K2))
+
+static void lms_of(const struct oklab_tables *t, double r, double g, double b,
+                   struct lms *o)
+{
+	double lr = lin_of(t, r), lg = lin_of(t, g), lb = lin_of(t, b), L, x;
+
+	o->l = cbrt_of(t, 0.4122214708 * lr + 0.5363325363 * lg + 0.0514459929 * lb);
+	o->m = cbrt_of(t, 0.2119034982 * lr + 0.6806995451 * lg + 0.1073969566 * lb);
+	o->s = cbrt_of(t, 0.0883024619 * lr + 0.2817188376 * lg + 0.6299787005 * lb);
+	L = 0.2104542553 * o->l + 0.7936177850 * o->m - 0.0040720468 * o->s;
+	x = TOE_K3 * L - TOE_K1;
+	o->lr = 0.5 * (x + sqrt(x * x + 4 * TOE_K2 * TOE_K3 * L));
+}
+
+/* The OKLab a and b differences of two colours. */
+static inline void ab_delta(const struct lms *p, const struct lms *q,
+                            double *da, double *db)
+{
+	double dl = p->l - q->l, dm = p->m - q->m, ds = p->s - q->s;
+
+	*da = 1.9779984951 * dl - 2.4285922050 * dm + 0.4505937099 * ds;
+	*db = 0.0259040371 * dl + 0.7827717662 * dm - 0.8086757660 * ds;
+}
+
+/* HyAB distance of two colours. */
+static double hyab(const struct lms *p, const struct lms *q)
+{
+	double da, db;
+
+	ab_delta(p, q, &da, &db);
+	return fabs(p->lr - q->lr) + sqrt(da * da + db * db);
+}
+
+/* pixelmatch 8's test: whether the HyAB distance exceeds t, decided as it
+ * decides it (no square root). */
+static int hyab_exceeds(const struct lms *p, const struct lms *q, double t)
+{
+	double rest = t - fabs(p->lr - q->lr), da, db;
+
+	if (rest >= 0) {
+		ab_delta(p, q, &da, &db);
+		if (da * da + db * db <= rest * rest)
+			return 0;
+	}
+	return 1;
+}
+
+/* Alpha-aware OKLab distance: premultiplied colours over black and over
+ * white, the larger of the two. */
+static double delta_oklab(const struct oklab_tables *t, const uint8_t *p,
+                          const uint8_t *q)
+{
+	struct lms P, Q, Pw, Qw;
+	int c;
+	double pb[3], qb[3], pw[3], qw[3];
+
+	if ((p[3] & q[3]) == 255) {
+		lms_of(t, p[0], p[1], p[2], &P);
+		lms_of(t, q[0], q[1], q[2], &Q);
+		return hyab(&P, &Q);
+	}
+	if ((p[3] | q[3]) == 0)
+		return 0;
+	for (c = 0; c < 3; c++) {
+		pb[c] = p[c] * p[3] / 255.0;
+		qb[c] = q[c] * q[3] / 255.0;
+		pw[c] = (p[c] * p[3] + 255 * (255 - p[3])) / 255.0;
+		qw[c] = (q[c] * q[3] + 255 * (255 - q[3])) / 255.0;
+	}
+	lms_of(t, pb[0], pb[1], pb[2], &P);
+	lms_of(t, qb[0], qb[1], qb[2], &Q);
+	lms_of(t, pw[0], pw[1], pw[2], &Pw);
+	lms_of(t, qw[0], qw[1], qw[2], &Qw);
+	return fmax(hyab(&P, &Q), hyab(&Pw, &Qw));
+}
+
+/* pixelmatch 8's backdrop for translucent pixels: per pixel, each channel
+ * dark (48) or light (207) from the top bits of a Fibonacci hash of the
+ * pixel's index (as JavaScript's `k >> 2` and Math.imul compute it). */
+static void pm8_backdrop(size_t k, int white, int bg[3])
+{
+	int32_t i;
+	uint32_t h;
+
+	if (white) {
+		bg[0] = bg[1] = bg[2] = 255;
+		return;
+	}
+	i = (int32_t)(uint32_t)k >> 2;
+	h = (uint32_t)i * 0x9e3779b1u;
+	bg[0] = 48 + 159 * (int)(h >> 31);
+	bg[1] = 48 + 159 * (int)((h >> 30) & 1);
+	bg[2] = 48 + 159 * (int)((h >> 29) & 1);
+}
+
+/* pixelmatch 8's colorDelta: whether the pixels differ; *dist gets their
+ * HyAB distance. */
+static int differs_pm8(const struct cmp *c, const uint8_t *p,
+                       const uint8_t *q, size_t k, double *dist)
+{
+	struct lms P, Q;
+	int bg[3];
+
+	if (p[3] == 255 && q[3] == 255) {
+		lms_of(c->ok, p[0], p[1], p[2], &P);
+		lms_of(c->ok, q[0], q[1], q[2], &Q);
+	} else {
+		pm8_backdrop(k, c->white_bg, bg);
+		lms_of(c->ok, (p[0] * p[3] + bg[0] * (255 - p[3])) / 255.0,
+		       (p[1] * p[3] + bg[1] * (255 - p[3])) / 255.0,
+		       (p[2] * p[3] + bg[2] * (255 - p[3])) / 255.0, &P);
+		lms_of(c->ok, (q[0] * q[3] + bg[0] * (255 - q[3])) / 255.0,
+		       (q[1] * q[3] + bg[1] * (255 - q[3])) / 255.0,
+		       (q[2] * q[3] + bg[2] * (255 - q[3])) / 255.0, &Q);
+	}
+	*dist = hyab(&P, &Q);
+	return hyab_exceeds(&P, &Q, c->threshold);
+}
+
+/* pixelmatch 8's brightness step for the AA detector: Rec. 601 luma of
+ * the colours over white; equal luma with different alpha steps by half
+ * the alpha difference.  0 only for identical bytes. */
+static double bright_pm8(const uint8_t *c, const uint8_t *n)
+{
+	int dr = c[0] - n[0], dg = c[1] - n[1], db = c[2] - n[2];
+	int da = c[3] - n[3];
+	double d;
+
+	if (!dr && !dg && !db && !da)
+		return 0;
+	if (c[3] < 255 || n[3] < 255) {
+		d = luma((c[0] * c[3] - n[0] * n[3] - 255 * da) / 255.0,
+		         (c[1] * c[3] - n[1] * n[3] - 255 * da) / 255.0,
+		         (c[2] * c[3] - n[2] * n[3] - 255 * da) / 255.0);
+		return d == 0 && da ? da / 2.0 : d;
+	}
+	return luma(dr, dg, db);
 }
 
 /* Alpha-aware distance: premultiplied colours over black and over white,
@@ -108,7 +322,7 @@ static double bright_alpha(const uint8_t *c, const uint8_t *n)
 	return fabs(yw) > fabs(yb) ? yw : yb;
 }
 
-/* pixelmatch's backdrop for translucent pixels, chosen from the byte offset
+/* pixelmatch 7's backdrop for translucent pixels, chosen from the byte offset
  * k of the pixel: 48 or 207 per channel, or white.  `x / phi | 0` in
  * JavaScript truncates and wraps to int32; so does this. */
 static inline int pm_pattern(size_t k, double div)
@@ -130,7 +344,7 @@ static void pm_backdrop(size_t k, int white, int bg[3])
 	bg[2] = pm_pattern(k, 2.618033988749895);
 }
 
-/* pixelmatch's colorDelta (unsigned: only its magnitude is counted). */
+/* pixelmatch 7's colorDelta (unsigned: only its magnitude is counted). */
 static double delta_pm(const uint8_t *p, const uint8_t *q, size_t k, int white)
 {
 	int da = p[3] - q[3], bg[3];
@@ -144,7 +358,7 @@ static double delta_pm(const uint8_t *p, const uint8_t *q, size_t k, int white)
 	return yiq_sq(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
 }
 
-/* pixelmatch's brightnessDelta; k is the centre pixel's byte offset. */
+/* pixelmatch 7's brightnessDelta; k is the centre pixel's byte offset. */
 static double bright_pm(const uint8_t *c, const uint8_t *n, size_t k, int white)
 {
 	int da = c[3] - n[3], bg[3];
@@ -201,10 +415,19 @@ static int antialiased(const struct cmp *c, const bb_image *img, int x1, int y1)
 		for (y = y0; y <= y2; y++) {
 			if (x == x1 && y == y1)
 				continue;
-			if (c->compat)
+			switch (c->mode) {
+			case M_PM7:
 				d = bright_pm(cp, pixel(img, x, y), k, c->white_bg);
-			else
+				break;
+			case M_PM8:
+				d = bright_pm8(cp, pixel(img, x, y));
+				break;
+			case M_OKLAB:
+			case M_YIQ:
+			default:
 				d = bright_alpha(cp, pixel(img, x, y));
+				break;
+			}
 			if (d == 0) {
 				if (++zeroes > 2)
 					return 0;
@@ -312,6 +535,15 @@ bb_status bb_diff_options_check(const bb_diff_options *opts, bb_error *err)
 	if (opts->aa != BB_DIFF_AA_IGNORE && opts->aa != BB_DIFF_AA_COUNT)
 		return bb_error_set(err, BB_ERR_USAGE, NULL, "aa",
 		                    "unknown anti-aliasing mode %d", (int)opts->aa);
+	if ((unsigned)opts->compat > BB_DIFF_COMPAT_PIXELMATCH7)
+		return bb_error_set(err, BB_ERR_USAGE, NULL, "compat",
+		                    "unknown compat mode %d", (int)opts->compat);
+	if ((unsigned)opts->metric > BB_DIFF_METRIC_YIQ)
+		return bb_error_set(err, BB_ERR_USAGE, NULL, "metric",
+		                    "unknown metric %d", (int)opts->metric);
+	if (opts->window < 0)
+		return bb_error_set(err, BB_ERR_USAGE, NULL, "window",
+		                    "window %d is negative", opts->window);
 	if (opts->n_ignore < 0 || opts->n_ignore > BB_DIFF_MAX_IGNORE)
 		return bb_error_set(err, BB_ERR_USAGE, NULL, "ignore",
 		                    "%d ignore regions (0..%d allowed)",
@@ -325,7 +557,7 @@ bb_status bb_diff_options_check(const bb_diff_options *opts, bb_error *err)
 
 struct tally {
 	long long diff, aa, changed;
-	double max_sq;
+	double max_dist;
 	int x0, y0, x1, y1;     /* bounding box, inclusive; x0 > x1 when empty */
 };
 
@@ -340,7 +572,9 @@ static void compare_row(const struct cmp *c, int y, const uint8_t *ignore,
 	for (x = 0; x < c->w; x++) {
 		const uint8_t *pa = ra + (size_t)x * 4, *pb = rb + (size_t)x * 4;
 		uint8_t *po = out ? out + (size_t)x * 4 : NULL;
-		double d;
+		double d, sq;
+		size_t k;
+		int over;
 
 		if (!po) {
 			/* skip runs of identical pixels, four at a time */
@@ -363,14 +597,30 @@ static void compare_row(const struct cmp *c, int y, const uint8_t *ignore,
 			continue;
 		}
 		t->changed++;
-		if (c->compat)
-			d = delta_pm(pa, pb, ((size_t)y * (size_t)c->w + (size_t)x) * 4,
-			             c->white_bg);
-		else
-			d = delta_alpha(pa, pb);
-		if (d > t->max_sq)
-			t->max_sq = d;
-		if (!(d > c->limit)) {
+		k = ((size_t)y * (size_t)c->w + (size_t)x) * 4;
+		switch (c->mode) {
+		case M_PM8:
+			over = differs_pm8(c, pa, pb, k, &d);
+			break;
+		case M_PM7:
+			sq = delta_pm(pa, pb, k, c->white_bg);
+			over = sq > c->limit;
+			d = sqrt(sq / YIQ_MAX_DELTA);
+			break;
+		case M_YIQ:
+			sq = delta_alpha(pa, pb);
+			over = sq > c->limit;
+			d = sqrt(sq / YIQ_MAX_DELTA);
+			break;
+		case M_OKLAB:
+		default:
+			d = delta_oklab(c->ok, pa, pb);
+			over = d > c->threshold;
+			break;
+		}
+		if (d > t->max_dist)
+			t->max_dist = d;
+		if (!over) {
 			if (po && !mask)
 				put_faded(po, pa);
 			continue;
@@ -383,6 +633,8 @@ static void compare_row(const struct cmp *c, int y, const uint8_t *ignore,
 			continue;
 		}
 		t->diff++;
+		if (c->mask)
+			c->mask[(size_t)y * (size_t)c->w + (size_t)x] = 1;
 		if (po)
 			put_rgb(po, DIFF_RGB);
 		if (x < t->x0) t->x0 = x;
@@ -468,8 +720,8 @@ static void tally_merge(struct tally *t, const struct tally *u)
 	t->diff += u->diff;
 	t->aa += u->aa;
 	t->changed += u->changed;
-	if (u->max_sq > t->max_sq)
-		t->max_sq = u->max_sq;
+	if (u->max_dist > t->max_dist)
+		t->max_dist = u->max_dist;
 	if (u->x0 < t->x0) t->x0 = u->x0;
 	if (u->y0 < t->y0) t->y0 = u->y0;
 	if (u->x1 > t->x1) t->x1 = u->x1;
@@ -531,6 +783,54 @@ static int run_bands(const struct cmp *c, const bb_diff_options *o,
 	return nomem ? -1 : 0;
 }
 
+/* The most marked pixels in any s x s square of mask (w x h), rows y0..y1
+ * holding every mark: column counts over the last s rows, slid across. */
+static long long window_max(const uint8_t *mask, int w, int h, int s,
+                            int y0, int y1, int *col)
+{
+	long long best = 0, sum, band = 0;
+	int x, y, y_end = y1 + s - 1 < h - 1 ? y1 + s - 1 : h - 1;
+
+	memset(col, 0, (size_t)w * sizeof *col);
+	for (y = y0; y <= y_end; y++) {
+		const uint8_t *in = mask + (size_t)y * (size_t)w;
+		const uint8_t *outr = y - s >= 0 ? mask + (size_t)(y - s) * (size_t)w
+		                                 : NULL;
+
+		for (x = 0; x < w; x++) {
+			int d = in[x] - (outr ? outr[x] : 0);
+
+			col[x] += d;
+			band += d;
+		}
+		if (y < s - 1 || band <= best)
+			continue;
+		sum = 0;
+		for (x = 0; x < w; x++) {
+			sum += col[x];
+			if (x >= s)
+				sum -= col[x - s];
+			if (x >= s - 1 && sum > best)
+				best = sum;
+		}
+	}
+	return best;
+}
+
+static enum mode mode_of(const bb_diff_options *o)
+{
+	switch (o->compat) {
+	case BB_DIFF_COMPAT_PIXELMATCH:
+		return M_PM8;
+	case BB_DIFF_COMPAT_PIXELMATCH7:
+		return M_PM7;
+	case BB_DIFF_COMPAT_NONE:
+	default:
+		break;
+	}
+	return o->metric == BB_DIFF_METRIC_YIQ ? M_YIQ : M_OKLAB;
+}
+
 bb_status bb_diff_images(const bb_image *a, const bb_image *b,
                          const bb_diff_options *opts, bb_diff_result *res,
                          bb_image **diff_out, bb_error *err)
@@ -540,6 +840,8 @@ bb_status bb_diff_images(const bb_image *a, const bb_image *b,
 	struct tally t;
 	struct cmp c;
 	bb_image *out = NULL;
+	struct oklab_tables *ok = NULL;
+	int *col = NULL, win = 0;
 	long long ignored = 0;
 	bb_status s;
 
@@ -557,31 +859,49 @@ bb_status bb_diff_images(const bb_image *a, const bb_image *b,
 	s = bb_diff_options_check(o, err);
 	if (s != BB_OK)
 		return s;
-	if (diff_out) {
-		s = bb_image_new(a->width, a->height, &out, err);
-		if (s != BB_OK)
-			return s;
-	}
+	memset(&c, 0, sizeof c);
 	c.a = a;
 	c.b = b;
 	c.w = a->width;
 	c.h = a->height;
-	c.compat = o->compat_pixelmatch != 0;
+	c.mode = mode_of(o);
 	c.white_bg = o->compat_white_bg != 0;
-	c.limit = YIQ_MAX_DELTA * bb_diff_threshold(o) * bb_diff_threshold(o);
-	if (run_bands(&c, o, out, &t, &ignored) != 0) {
-		bb_image_free(out);
-		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
+	c.threshold = bb_diff_threshold(o);
+	c.limit = YIQ_MAX_DELTA * c.threshold * c.threshold;
+	if (o->window > 0 && c.w > 0 && c.h > 0) {
+		win = o->window < c.w ? o->window : c.w;
+		win = win < c.h ? win : c.h;
 	}
+	if ((c.mode == M_OKLAB || c.mode == M_PM8) && !(ok = oklab_tables_new()))
+		goto nomem;
+	c.ok = ok;
+	if (win && (!(c.mask = calloc((size_t)c.w, (size_t)c.h)) ||
+	            !(col = malloc((size_t)c.w * sizeof *col))))
+		goto nomem;
+	if (diff_out) {
+		s = bb_image_new(a->width, a->height, &out, err);
+		if (s != BB_OK) {
+			free(ok);
+			free(c.mask);
+			free(col);
+			return s;
+		}
+	}
+	if (run_bands(&c, o, out, &t, &ignored) != 0)
+		goto nomem;
+	if (win && t.diff > 0)
+		res->window_pixels = window_max(c.mask, c.w, c.h, win, t.y0, t.y1, col);
+	res->window = win;
+	free(ok);
+	free(c.mask);
+	free(col);
 	res->diff_pixels = t.diff;
 	res->aa_pixels = t.aa;
 	res->changed_pixels = t.changed;
 	res->total_pixels = (long long)c.w * c.h - ignored;
 	res->diff_ratio = res->total_pixels > 0
 	                  ? (double)t.diff / (double)res->total_pixels : 0.0;
-	res->max_delta = t.max_sq > 0 ? sqrt(t.max_sq / YIQ_MAX_DELTA) : 0.0;
-	if (res->max_delta > 1.0)
-		res->max_delta = 1.0;
+	res->max_delta = t.max_dist < 1.0 ? t.max_dist : 1.0;
 	if (t.diff > 0) {
 		res->box.x = t.x0;
 		res->box.y = t.y0;
@@ -591,4 +911,10 @@ bb_status bb_diff_images(const bb_image *a, const bb_image *b,
 	if (diff_out)
 		*diff_out = out;
 	return BB_OK;
+nomem:
+	bb_image_free(out);
+	free(ok);
+	free(c.mask);
+	free(col);
+	return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
 }

@@ -25,30 +25,6 @@ struct blob {
 	size_t size;
 };
 
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
-int bb_diff_png_size(const void *data, size_t size, int *width, int *height)
-{
-	static const uint8_t sig[8] = { 137, 80, 78, 71, 13, 10, 26, 10 };
-	const uint8_t *p = data;
-	uint32_t w, h;
-
-	if (size < 33 || memcmp(p, sig, 8) != 0 || be32(p + 8) != 13 ||
-	    memcmp(p + 12, "IHDR", 4) != 0)
-		return 0;
-	w = be32(p + 16);
-	h = be32(p + 20);
-	if (w == 0 || h == 0 || w > BB_IMAGE_MAX_SIDE || h > BB_IMAGE_MAX_SIDE)
-		return 0;
-	*width = (int)w;
-	*height = (int)h;
-	return 1;
-}
-
 /* Reads a regular file whole, sized with fstat: one allocation and, for
  * most files, one read. */
 static bb_status blob_read(const char *path, struct blob *b, bb_error *err)
@@ -103,15 +79,16 @@ static bb_status blob_read(const char *path, struct blob *b, bb_error *err)
 }
 
 static bb_status blob_decode(const struct blob *b, const char *path,
-                             bb_image **out, bb_error *err)
+                             size_t max_pixels, bb_image **out, bb_error *err)
 {
-	return bb_png_read_mem(b->data, b->size, path, out, err);
+	return bb_png_read_mem_limited(b->data, b->size, path, max_pixels, out, err);
 }
 
 /* Decoding the second file on another thread. */
 struct decode_job {
 	const struct blob *blob;
 	const char *path;
+	size_t max_pixels;
 	bb_image *img;
 	bb_error err;
 	bb_status status;
@@ -121,7 +98,7 @@ static void *decode_thread(void *arg)
 {
 	struct decode_job *j = arg;
 
-	j->status = blob_decode(j->blob, j->path, &j->img, &j->err);
+	j->status = blob_decode(j->blob, j->path, j->max_pixels, &j->img, &j->err);
 	return NULL;
 }
 
@@ -130,14 +107,14 @@ static void *decode_thread(void *arg)
  * first. */
 static bb_status decode_both(const struct blob *fa, const char *path_a,
                              const struct blob *fb, const char *path_b,
-                             int threads, bb_image **ia, bb_image **ib,
-                             bb_error *err)
+                             int threads, size_t max_pixels, bb_image **ia,
+                             bb_image **ib, bb_error *err)
 {
-	struct decode_job job = { fb, path_b, NULL, { 0 }, BB_OK };
+	struct decode_job job = { fb, path_b, max_pixels, NULL, { 0 }, BB_OK };
 	pthread_t th;
 	int started = threads > 1 &&
 	              pthread_create(&th, NULL, decode_thread, &job) == 0;
-	bb_status s = blob_decode(fa, path_a, ia, err);
+	bb_status s = blob_decode(fa, path_a, max_pixels, ia, err);
 
 	if (started)
 		pthread_join(th, NULL);
@@ -200,12 +177,12 @@ bb_status bb_diff_files(const char *path_a, const char *path_b,
 	s = blob_read(path_b, &fb, err);
 	if (s != BB_OK)
 		goto fail;
-	if (!bb_diff_png_size(fa.data, fa.size, &aw, &ah)) {
+	if (!bb_png_size(fa.data, fa.size, &aw, &ah)) {
 		s = bb_error_set(err, BB_ERR_INPUT, path_a, NULL,
 		                 "not a PNG file (bad signature or header)");
 		goto fail;
 	}
-	if (!bb_diff_png_size(fb.data, fb.size, &bw, &bh)) {
+	if (!bb_png_size(fb.data, fb.size, &bw, &bh)) {
 		s = bb_error_set(err, BB_ERR_INPUT, path_b, NULL,
 		                 "not a PNG file (bad signature or header)");
 		goto fail;
@@ -226,7 +203,7 @@ bb_status bb_diff_files(const char *path_a, const char *path_b,
 		goto fail;
 	}
 	s = decode_both(&fa, path_a, &fb, path_b, opts ? opts->threads : 1,
-	                &ia, &ib, err);
+	                opts ? opts->max_pixels : 0, &ia, &ib, err);
 	free(fa.data);
 	free(fb.data);
 	fa.data = fb.data = NULL;
@@ -243,8 +220,10 @@ fail:
 
 int bb_diff_within_budget(const bb_diff_budget *b, const bb_diff_result *res)
 {
-	if (!b || (!b->max_pixels_set && !b->max_ratio_set))
+	if (!b || (!b->max_pixels_set && !b->max_ratio_set && !b->max_window_set))
 		return res->diff_pixels == 0;
+	if (b->max_window_set && res->window_pixels > b->max_window_pixels)
+		return 0;
 	if (b->max_pixels_set && res->diff_pixels > b->max_pixels)
 		return 0;
 	if (b->max_ratio_set && res->diff_ratio > b->max_ratio)

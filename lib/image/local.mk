@@ -1,5 +1,15 @@
+# lib/image — pixel buffers, PNG, animated previews
 lib_libbonebake_core_la_SOURCES += \
 	lib/image/image.c \
 	lib/image/convert.c \
-	lib/image/png.c
-bonebakeinclude_HEADERS += lib/include/bonebake/image.h
+	lib/image/png.c \
+	lib/image/anim.c \
+	lib/image/anim-int.h \
+	lib/image/anim-webp.c \
+	lib/image/anim-gif.c \
+	lib/image/anim-apng.c \
+	lib/image/png-read.c \
+	lib/image/png-write.c \
+	lib/image/png-int.h
+bonebakeinclude_HEADERS += lib/include/bonebake/image.h \
+	lib/include/bonebake/anim.h

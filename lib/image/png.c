@@ -1,5 +1,6 @@
-/* PNG reading and deterministic writing through libpng.  The only file that
- * includes png.h. */
+/* PNG reading through libpng: the only file that includes png.h.  Common
+ * files take the faster path of lib/image/png-read.c first; writing is
+ * lib/image/png-write.c. */
 #include "config.h"
 
 #include <png.h>
@@ -9,6 +10,7 @@
 
 #include "bonebake/image.h"
 #include "core/util.h"
+#include "image/png-int.h"
 
 /* PNG files larger than this are refused before decoding. */
 #define PNG_MAX_FILE_BYTES ((size_t)512 << 20)
@@ -46,8 +48,54 @@ static void mem_read(png_structp png, png_bytep out, png_size_t n)
 	r->pos += n;
 }
 
+int bb_png_size(const void *data, size_t size, int *width, int *height)
+{
+	static const unsigned char sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+	const unsigned char *d = data;
+	uint32_t w, h;
+
+	if (size < 33 || memcmp(d, sig, 8) != 0 || d[8] || d[9] || d[10] || d[11] != 13 ||
+	    memcmp(d + 12, "IHDR", 4) != 0)
+		return 0;
+	w = (uint32_t)d[16] << 24 | (uint32_t)d[17] << 16 | (uint32_t)d[18] << 8 | d[19];
+	h = (uint32_t)d[20] << 24 | (uint32_t)d[21] << 16 | (uint32_t)d[22] << 8 | d[23];
+	if (w == 0 || h == 0 || w > BB_IMAGE_MAX_SIDE || h > BB_IMAGE_MAX_SIDE)
+		return 0;
+	*width = (int)w;
+	*height = (int)h;
+	return 1;
+}
+
+bb_status bb_png_read_mem_limited(const void *data, size_t size,
+                                  const char *name, size_t max_pixels,
+                                  bb_image **out, bb_error *err)
+{
+	int w, h;
+
+	*out = NULL;
+	if (!max_pixels)
+		max_pixels = BB_IMAGE_MAX_PIXELS;
+	/* a small file can declare a huge image: refuse it from its header */
+	if (bb_png_size(data, size, &w, &h) &&
+	    (uint64_t)w * (uint64_t)h > (uint64_t)max_pixels)
+		return bb_error_set(err, BB_ERR_LIMIT, name, NULL, "%dx%d px image "
+		                    "exceeds the limit of %zu pixels (%.1f Mpx)", w, h,
+		                    max_pixels, max_pixels / 1048576.0);
+	/* the common formats on a faster path; libpng for the rest and for
+	 * every verdict on a damaged file */
+	if (bb__png_read_fast(data, size, out))
+		return BB_OK;
+	return bb__png_read_libpng(data, size, name, out, err);
+}
+
 bb_status bb_png_read_mem(const void *data, size_t size, const char *name,
                           bb_image **out, bb_error *err)
+{
+	return bb_png_read_mem_limited(data, size, name, 0, out, err);
+}
+
+bb_status bb__png_read_libpng(const void *data, size_t size, const char *name,
+                              bb_image **out, bb_error *err)
 {
 	struct mem_reader rd = { data, size, 0 };
 	struct png_ctx ctx = { "" };
@@ -121,7 +169,8 @@ bb_status bb_png_read_mem(const void *data, size_t size, const char *name,
 	return BB_OK;
 }
 
-bb_status bb_png_read(const char *path, bb_image **out, bb_error *err)
+bb_status bb_png_read_limited(const char *path, size_t max_pixels,
+                              bb_image **out, bb_error *err)
 {
 	char *data;
 	size_t size;
@@ -131,102 +180,12 @@ bb_status bb_png_read(const char *path, bb_image **out, bb_error *err)
 	s = bb__read_file(path, PNG_MAX_FILE_BYTES, &data, &size, err);
 	if (s != BB_OK)
 		return s;
-	s = bb_png_read_mem(data, size, path, out, err);
+	s = bb_png_read_mem_limited(data, size, path, max_pixels, out, err);
 	free(data);
 	return s;
 }
 
-struct mem_writer {
-	uint8_t *data;
-	size_t size, cap;
-	int failed;
-};
-
-static void mem_write(png_structp png, png_bytep in, png_size_t n)
+bb_status bb_png_read(const char *path, bb_image **out, bb_error *err)
 {
-	struct mem_writer *w = png_get_io_ptr(png);
-
-	if (!bb__grow((void **)&w->data, &w->cap, w->size + n, 1)) {
-		w->failed = 1;
-		png_error(png, "out of memory");
-	}
-	memcpy(w->data + w->size, in, n);
-	w->size += n;
-}
-
-static void mem_flush(png_structp png)
-{
-	(void)png;
-}
-
-static bb_status encode(const bb_image *img, int fast, void **data,
-                        size_t *size, bb_error *err)
-{
-	struct mem_writer wr = { NULL, 0, 0, 0 };
-	struct png_ctx ctx = { "" };
-	png_structp png;
-	png_infop info;
-	int y;
-
-	*data = NULL;
-	*size = 0;
-	png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error,
-	                              on_warning);
-	if (!png)
-		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
-	info = png_create_info_struct(png);
-	if (!info) {
-		png_destroy_write_struct(&png, NULL);
-		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
-	}
-	if (setjmp(png_jmpbuf(png))) {
-		png_destroy_write_struct(&png, &info);
-		free(wr.data);
-		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "PNG encode: %s",
-		                    ctx.msg);
-	}
-	png_set_write_fn(png, &wr, mem_write, mem_flush);
-	/* Fixed settings: identical pixels give identical bytes. */
-	png_set_compression_level(png, fast ? 1 : 6);
-	png_set_filter(png, 0, fast ? PNG_FILTER_SUB : PNG_ALL_FILTERS);
-	png_set_IHDR(png, info, (png_uint_32)img->width, (png_uint_32)img->height,
-	             8, PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
-	             PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-	png_write_info(png, info);
-	for (y = 0; y < img->height; y++)
-		png_write_row(png, bb_image_pixel(img, 0, y));
-	png_write_end(png, NULL);
-	png_destroy_write_struct(&png, &info);
-	*data = wr.data;
-	*size = wr.size;
-	return BB_OK;
-}
-
-bb_status bb_png_encode(const bb_image *img, void **data, size_t *size,
-                        bb_error *err)
-{
-	return encode(img, 0, data, size, err);
-}
-
-bb_status bb_png_encode_fast(const bb_image *img, void **data, size_t *size,
-                             bb_error *err)
-{
-	return encode(img, 1, data, size, err);
-}
-
-bb_status bb_png_write(const char *path, const bb_image *img, bb_error *err)
-{
-	void *data;
-	size_t size;
-	bb_status s;
-
-	s = bb_png_encode(img, &data, &size, err);
-	if (s != BB_OK) {
-		if (err)
-			snprintf(err->file, sizeof err->file, "%s", path);
-		return s;
-	}
-	s = bb__write_file_atomic(path, data, size, err);
-	free(data);
-	return s;
+	return bb_png_read_limited(path, 0, out, err);
 }

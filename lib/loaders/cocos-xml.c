@@ -458,6 +458,7 @@ static int atlas_page(struct cx *c, const bb__xnode *ta)
 	struct stat st;
 	bb_image *page;
 	bb_error sub;
+	double w, h;
 	int tex;
 
 	if (img)
@@ -478,6 +479,13 @@ static int atlas_page(struct cx *c, const bb__xnode *ta)
 		               "are not drawn", base, rel, sub.message);
 		return -1;
 	}
+	/* the reader never reads width/height: the PNG's size rules */
+	w = bb__xattr(ta, "width") ? strtod(bb__xattr(ta, "width"), NULL) : page->width;
+	h = bb__xattr(ta, "height") ? strtod(bb__xattr(ta, "height"), NULL) : page->height;
+	if (w != page->width || h != page->height)
+		bb__model_warn(c->d->m, "%s: TextureAtlas declares %gx%g for \"%s\" "
+		               "(%dx%d); the PNG's size is used (as cocos2d-x does)",
+		               base, w, h, rel, page->width, page->height);
 	if ((tex = bb__model_add_texture(c->d->m, file, page)) < 0)
 		bb_image_free(page);
 	return tex;

@@ -425,6 +425,9 @@ static bb_status bone_timelines(struct anim_ctx *c, json_t *jb)
 		return s;
 	if ((bone = bb__db_find_bone(d, name)) < 0)
 		return bb__jfail(&d->j, "name", "unknown bone \"%s\"", name);
+	if (!(fabs(sc) <= 1e7) || !(fabs(off) <= 1e7))
+		return bb__jfail(&d->j, fabs(sc) <= 1e7 ? "offset" : "scale",
+		                 "%g is out of range", fabs(sc) <= 1e7 ? off : sc);
 	{
 		int first = c->an->ntimelines, i;
 
@@ -486,11 +489,14 @@ static bb_status load_animation(struct db *d, json_t *ja, bb_anim *an)
 	c.d = d;
 	c.an = an;
 	if ((s = bb__jexpect_object(&d->j, ja)) != BB_OK ||
-	    (s = bb__jstr(&d->j, ja, "name", 1, &name)) != BB_OK ||
+	    (s = bb__jstr(&d->j, ja, "name", 0, &name)) != BB_OK ||
 	    (s = bb__db_num(d, ja, "duration", 0, &frames)) != BB_OK ||
 	    (s = bb__db_num(d, ja, "playTimes", 1, &play_times)) != BB_OK ||
 	    (s = bb__db_num(d, ja, "scale", 1, &scale)) != BB_OK)
 		return s;
+	/* the runtime names an animation without a name (or with "") "default" */
+	if (!name || !name[0])
+		name = "default";
 	for (i = 0; i < d->a->nanims; i++)
 		if (d->a->anims[i].name && strcmp(d->a->anims[i].name, name) == 0)
 			return bb__jfail(&d->j, "name", "duplicate animation name \"%s\"",
@@ -501,6 +507,8 @@ static bb_status load_animation(struct db *d, json_t *ja, bb_anim *an)
 		return bb__jfail(&d->j, "duration", "%g frames is out of range", frames);
 	if (!(scale > 0))
 		scale = 1;
+	if (scale > 1e7)
+		return bb__jfail(&d->j, "scale", "%g is out of range", scale);
 	c.frames = floor(frames);
 	c.scale = scale;
 	c.fps = d->fps;

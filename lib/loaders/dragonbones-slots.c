@@ -172,8 +172,7 @@ bb_status bb__db_slot_timelines(struct anim_ctx *c, json_t *js)
 	struct db *d = c->d;
 	const char *name;
 	json_t *arr;
-	int slot, has_color = 0;
-	size_t i;
+	int slot;
 	bb_status s;
 
 	if ((s = bb__jexpect_object(&d->j, js)) != BB_OK ||
@@ -182,13 +181,16 @@ bb_status bb__db_slot_timelines(struct anim_ctx *c, json_t *js)
 	if ((slot = bb__db_find_slot(d, name)) < 0)
 		return bb__jfail(&d->j, "name", "unknown slot \"%s\"", name);
 	if ((arr = json_object_get(js, "frame")) && json_is_array(arr)) {
-		/* 4.5 / 5.0: displayIndex and color in the same keys */
+		/* 4.5 / 5.0: displayIndex and color in the same keys.  Without a
+		 * colorFrame list the runtime reads a colour timeline from these
+		 * keys even when none of them has a colour: every key is then
+		 * identity, so a slot whose setup colour hides it shows from t = 0
+		 * (ODP _parseSlotTimeline; mecha_1502b's jump_2). */
 		size_t mark = bb__jpath_key(&d->j.path, "frame");
+		int has_color_frame = json_object_get(js, "colorFrame") != NULL;
 
-		for (i = 0; i < json_array_size(arr); i++)
-			has_color |= json_object_get(json_array_get(arr, i), "color") != NULL;
 		if ((s = slot_display(c, slot, arr, "displayIndex")) != BB_OK ||
-		    (has_color && (s = slot_color(c, slot, arr, "color")) != BB_OK) ||
+		    (!has_color_frame && (s = slot_color(c, slot, arr, "color")) != BB_OK) ||
 		    (s = bb__db_frame_events(c, arr, name)) != BB_OK)
 			return s;
 		bb__jpath_pop(&d->j.path, mark);

@@ -1,4 +1,5 @@
-/* DragonBones JSON (data versions 4.5, 5.0, 5.5+; 4.0 where it matches):
+/* DragonBones JSON (data versions 4.5, 5.0, 5.5+; 4.0 where it matches;
+ * 2.3 and 3.0 translated by dragonbones23.c):
  * armatures, bones with inherit flags, slots, skins, image / mesh / nested
  * armature displays, IK constraints, and the texture atlas beside the file.
  * Semantics: ../shared/spec/dragonbones.md (5.5+ runtime behaviour).
@@ -8,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "loaders/dragonbones.h"
@@ -429,11 +431,51 @@ static bb_status read_image(struct db *d, json_t *jd, bb_display *ds,
 	return BB_OK;
 }
 
+/* The runtime's display types (DisplayType), by their number. */
+static const char *const display_types[] = { "image", "armature", "mesh",
+                                             "boundingBox", "path" };
+
+/* A display's `type`: absent or null is an image; a string names a type
+ * (compared ignoring case, as the runtime lowercases it); a number is the
+ * runtime's DisplayType.  Anything else is an error naming the field. */
+static bb_status display_type(struct db *d, json_t *jd, const char **out)
+{
+	json_t *v = json_object_get(jd, "type");
+	size_t i;
+
+	*out = display_types[0];
+	if (!v || json_is_null(v))
+		return BB_OK;
+	if (json_is_string(v)) {
+		for (i = 0; i < sizeof display_types / sizeof *display_types; i++)
+			if (strcasecmp(json_string_value(v), display_types[i]) == 0) {
+				*out = display_types[i];
+				return BB_OK;
+			}
+		return bb__jfail(&d->j, "type", "unknown display type \"%s\" (image, "
+		                 "armature, mesh, boundingBox or path)",
+		                 json_string_value(v));
+	}
+	if (json_is_number(v)) {
+		double n = json_number_value(v);
+
+		if (n >= 0 && n < sizeof display_types / sizeof *display_types &&
+		    n == floor(n)) {
+			*out = display_types[(int)n];
+			return BB_OK;
+		}
+		return bb__jfail(&d->j, "type", "unknown display type %g (0-4: image, "
+		                 "armature, mesh, boundingBox, path)", n);
+	}
+	return bb__jfail(&d->j, "type", "expected a string or a number, found %s",
+	                 bb__json_type_name(v));
+}
+
 static bb_status read_display(struct db *d, json_t *skin_slot, json_t *jd,
                               int display)
 {
 	bb_display *ds = &d->a->displays[display];
-	const char *type = "image", *name, *path;
+	const char *type, *name, *path;
 	bb_xform x;
 	bb_status s;
 
@@ -441,10 +483,9 @@ static bb_status read_display(struct db *d, json_t *skin_slot, json_t *jd,
 		return BB_OK;
 	if ((s = bb__jexpect_object(&d->j, jd)) != BB_OK ||
 	    (s = bb__jstr(&d->j, jd, "name", 0, &name)) != BB_OK ||
-	    (s = bb__jstr(&d->j, jd, "path", 0, &path)) != BB_OK)
+	    (s = bb__jstr(&d->j, jd, "path", 0, &path)) != BB_OK ||
+	    (s = display_type(d, jd, &type)) != BB_OK)
 		return s;
-	if (json_is_string(json_object_get(jd, "type")))
-		type = json_string_value(json_object_get(jd, "type"));
 	if (!name)
 		name = path ? path : "";
 	if (!path)
@@ -523,10 +564,7 @@ static bb_status read_display(struct db *d, json_t *skin_slot, json_t *jd,
 		}
 		return BB_OK;
 	}
-	/* boundingBox, path and unknown types draw nothing */
-	if (strcmp(type, "boundingBox") != 0 && strcmp(type, "path") != 0)
-		bb__model_warn(d->m, "%s: display type \"%s\" is not drawn",
-		               d->ctx->name, type);
+	/* boundingBox and path draw nothing */
 	return BB_OK;
 }
 
@@ -720,15 +758,43 @@ static bb_status load_armature(struct db *d, int i)
 	return BB_OK;
 }
 
-/* Pages beside the skeleton: <base>_tex.json, <base>_tex_N.json, or
- * texture.json (4.5 layout); --atlas overrides. */
+/* Numbered pages <dir>/<stem><infix>N.json from N = 0 or 1 up to the first
+ * gap, all loaded; *found counts them. */
+static bb_status load_numbered(struct db *d, const char *stem,
+                               const char *infix, int *found)
+{
+	char cand[8192];
+	struct stat st;
+	int k;
+	bb_status s;
+
+	*found = 0;
+	for (k = 0; k < 64; k++) {
+		snprintf(cand, sizeof cand, "%s/%s%s%d.json", d->ctx->dir, stem, infix, k);
+		if (stat(cand, &st) != 0) {
+			if (k == 0)
+				continue;   /* numbering may start at 1 */
+			break;
+		}
+		d->have_atlas = 1;
+		++*found;
+		if ((s = bb__atlas_load_json(d->m, cand, &d->atlas, d->j.err)) != BB_OK)
+			return s;
+	}
+	return BB_OK;
+}
+
+/* Pages beside the skeleton, the first form found: <base>_tex.json,
+ * <base>_tex_N.json (several pages), <base>_texture_N.json (the 4.5
+ * exporter's Knight_texture_1.json), or texture.json (4.5 layout); --atlas
+ * overrides. */
 static bb_status load_atlases(struct db *d)
 {
 	const char *path = d->ctx->path, *base = bb__basename(path);
 	char stem[512], cand[8192];
 	struct stat st;
 	size_t n = strlen(base);
-	int k;
+	int found;
 	bb_status s;
 
 	if (d->ctx->opts->atlas_path) {
@@ -746,24 +812,19 @@ static bb_status load_atlases(struct db *d)
 		d->have_atlas = 1;
 		return bb__atlas_load_json(d->m, cand, &d->atlas, d->j.err);
 	}
-	for (k = 0; k < 64; k++) {
-		snprintf(cand, sizeof cand, "%s/%s_tex_%d.json", d->ctx->dir, stem, k);
-		if (stat(cand, &st) != 0)
-			break;
-		d->have_atlas = 1;
-		if ((s = bb__atlas_load_json(d->m, cand, &d->atlas, d->j.err)) != BB_OK)
-			return s;
-	}
-	if (d->have_atlas)
-		return BB_OK;
+	if ((s = load_numbered(d, stem, "_tex_", &found)) != BB_OK || found)
+		return s;
+	if ((s = load_numbered(d, stem, "_texture_", &found)) != BB_OK || found)
+		return s;
 	snprintf(cand, sizeof cand, "%s/texture.json", d->ctx->dir);
 	if (stat(cand, &st) == 0) {
 		d->have_atlas = 1;
 		return bb__atlas_load_json(d->m, cand, &d->atlas, d->j.err);
 	}
-	bb__model_warn(d->m, "%s: no texture atlas found (%s_tex.json or "
-	               "texture.json; --atlas names one); images are not drawn",
-	               d->ctx->name, stem);
+	bb__model_warn(d->m, "%s: no texture atlas found (%s_tex.json, "
+	               "%s_tex_N.json, %s_texture_N.json or texture.json; --atlas "
+	               "names one); images are not drawn", d->ctx->name, stem, stem,
+	               stem);
 	return BB_OK;
 }
 
@@ -806,10 +867,12 @@ static bb_status load_root(struct db *d, json_t *root)
 	v = json_object_get(root, "version");
 	ver = json_is_string(v) ? json_string_value(v) : NULL;
 	d->version = ver ? strtod(ver, NULL) : json_is_number(v) ? json_number_value(v) : 5.5;
-	if (d->version < 4.0 - 1e-9)
+	if (d->version < 4.0 - 1e-9 && ver)
 		return bb__jfail(&d->j, "version", "data version %s is not supported "
-		                 "(2.3/3.0 are global-space data; convert them with "
-		                 "the DragonBones tools)", ver ? ver : "?");
+		                 "(2.3, 3.0 and 4.0 on are)", ver);
+	if (d->version < 4.0 - 1e-9)
+		return bb__jfail(&d->j, "version", "data version %g is not supported "
+		                 "(2.3, 3.0 and 4.0 on are)", d->version);
 	if ((s = bb__db_num(d, root, "frameRate", 24, &d->file_fps)) != BB_OK)
 		return s;
 	if (!(d->file_fps > 0))
@@ -848,7 +911,11 @@ bb_status bb__load_dragonbones(const bb__load_ctx *ctx, bb_model **out,
 	d.j.err = err;
 	bb__jpath_init(&d.j.path);
 	d.m = bb__model_new("dragonbones");
-	s = d.m ? load_root(&d, root) : bb__db_nomem(&d);
+	s = d.m ? BB_OK : bb__db_nomem(&d);
+	if (s == BB_OK && bb__db23_is_old(root))
+		s = bb__db23_translate(&d, &root);
+	if (s == BB_OK)
+		s = load_root(&d, root);
 	json_decref(root);
 	for (i = 0; i < d.nmeshes; i++)
 		free(d.meshes[i].inv_bone_pose);

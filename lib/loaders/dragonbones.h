@@ -112,4 +112,10 @@ bb_status bb__db_zorder_timeline(struct anim_ctx *c, json_t *jz);
 /* Reads armature[i].animation[] into d->a (dragonbones-anim.c). */
 bb_status bb__db_load_animations(struct db *d);
 
+/* dragonbones23.c: whether root is a 2.3 / 3.0 document (global-space
+ * data), and its translation into the 4.5 form read here: replaces *root
+ * (the old one released) or fails naming the file's own field. */
+int bb__db23_is_old(json_t *root);
+bb_status bb__db23_translate(struct db *d, json_t **root);
+
 #endif

@@ -147,15 +147,18 @@ static bb_status read_joint(struct fg *f, int joint, json_t *jo, size_t *cap)
 		if (!key[0] || idx > INT_MAX)
 			return bb__jfail(&f->j, NULL, "element index \"%s\" is not a "
 			                 "decimal number", key);
-		if (idx >= f->s->nelems)
-			return bb__jfail(&f->j, NULL, "element %ld out of range (%d "
-			                 "element%s)", idx, f->s->nelems,
-			                 f->s->nelems == 1 ? "" : "s");
 		if (!w0 || !json_is_number(w0) || !isfinite(json_number_value(w0)))
 			return bb__jfail(&f->j, NULL, "expected [weight]: an array "
 			                 "starting with a number");
-		if ((s = add_weight(f, cap, joint, (int)idx,
-		                    json_number_value(w0))) != BB_OK)
+		/* Forge looks weights up by the model's element indices only: one
+		 * beyond the model is never read (spec forge.md 5) */
+		if (idx >= f->s->nelems)
+			bb__model_warn(f->m, "%s: %s: element %ld out of range (%d "
+			               "element%s); ignored, as Forge does", f->j.file,
+			               f->j.path.buf, idx, f->s->nelems,
+			               f->s->nelems == 1 ? "" : "s");
+		else if ((s = add_weight(f, cap, joint, (int)idx,
+		                         json_number_value(w0))) != BB_OK)
 			return s;
 		bb__jpath_pop(&f->j.path, mark);
 	}

@@ -1,6 +1,7 @@
 /* bb_model_load: reads the file, picks a loader by content, validates. */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,15 +21,24 @@ static const bb__loader loaders[] = {
 
 #define NLOADERS (sizeof loaders / sizeof loaders[0])
 
-const char *const *bb_loader_names(void)
+static const char *loader_names[NLOADERS + 1];
+static pthread_once_t loader_names_once = PTHREAD_ONCE_INIT;
+
+static void fill_loader_names(void)
 {
-	static const char *names[NLOADERS + 1];
 	size_t i;
 
 	for (i = 0; i < NLOADERS; i++)
-		names[i] = loaders[i].name;
-	names[NLOADERS] = NULL;
-	return names;
+		loader_names[i] = loaders[i].name;
+	loader_names[NLOADERS] = NULL;
+}
+
+/* Filled once, whichever thread asks first: callers on several threads
+ * never see it being written. */
+const char *const *bb_loader_names(void)
+{
+	pthread_once(&loader_names_once, fill_loader_names);
+	return loader_names;
 }
 
 static bb_load_options with_defaults(const bb_load_options *opts)
@@ -58,9 +68,27 @@ static bb_status not_a_format(const char *name, bb_error *err)
 	                    "not a format bonebake reads (%s)", list);
 }
 
-/* data must be NUL-terminated at data[size]. */
+/* Moves the input file to the front of the model's file list (the loader
+ * recorded what it read after it). */
+static void input_first(bb_model *m, const char *path)
+{
+	int i;
+
+	for (i = 0; i < m->nfiles && strcmp(m->files[i], path) != 0; i++)
+		;
+	for (; i > 0 && i < m->nfiles; i--) {
+		char *t = m->files[i];
+
+		m->files[i] = m->files[i - 1];
+		m->files[i - 1] = t;
+	}
+}
+
+/* data must be NUL-terminated at data[size]; from_file: data is the
+ * content of the file at path. */
 static bb_status load(const char *data, size_t size, const char *path,
-                      const bb_load_options *o, bb_model **out, bb_error *err)
+                      int from_file, const bb_load_options *o, bb_model **out,
+                      bb_error *err)
 {
 	const bb__loader *ld = NULL;
 	bb__load_ctx ctx;
@@ -88,12 +116,21 @@ static bb_status load(const char *data, size_t size, const char *path,
 		return not_a_format(ctx.name, err);
 	}
 	s = ld->load(&ctx, out, err);
-	if (s == BB_OK) {
-		s = bb__model_validate(*out, ctx.name, err);
-		if (s != BB_OK) {
-			bb_model_free(*out);
-			*out = NULL;
-		}
+	if (s != BB_OK)
+		return s;
+	if (!((*out)->source = bb__strdup(ctx.name)) ||
+	    (from_file && !bb__model_add_file(*out, path))) {
+		s = bb_error_set(err, BB_ERR_NOMEM, ctx.name, NULL, "out of memory");
+	} else {
+		if (from_file)
+			input_first(*out, path);
+		s = bb__model_add_setup_anims(*out, err);
+		if (s == BB_OK)
+			s = bb__model_validate(*out, ctx.name, err);
+	}
+	if (s != BB_OK) {
+		bb_model_free(*out);
+		*out = NULL;
 	}
 	return s;
 }
@@ -110,7 +147,7 @@ bb_status bb_model_load(const char *path, const bb_load_options *opts,
 	s = bb__read_file(path, o.max_file_bytes, &data, &size, err);
 	if (s != BB_OK)
 		return s;
-	s = load(data, size, path, &o, out, err);
+	s = load(data, size, path, 1, &o, out, err);
 	free(data);
 	return s;
 }
@@ -133,7 +170,7 @@ bb_status bb_model_load_buffer(const void *data, size_t size, const char *path,
 		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
 	memcpy(copy, data, size);
 	copy[size] = '\0';
-	s = load(copy, size, path, &o, out, err);
+	s = load(copy, size, path, 0, &o, out, err);
 	free(copy);
 	return s;
 }

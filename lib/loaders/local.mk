@@ -10,6 +10,9 @@ lib_libbonebake_core_la_SOURCES += \
 	lib/loaders/dragonbones.h \
 	lib/loaders/dragonbones-mesh.c \
 	lib/loaders/dragonbones-anim.c \
+	lib/loaders/dragonbones23.c \
+	lib/loaders/dragonbones23.h \
+	lib/loaders/dragonbones23-anim.c \
 	lib/loaders/ssajson.c \
 	lib/loaders/ssajson.h \
 	lib/loaders/ssajson-build.c \

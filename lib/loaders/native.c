@@ -744,6 +744,7 @@ static bb_status load_mask(struct native *n, json_t *root)
 	if (!n->a->masks)
 		return nomem(n);
 	n->a->nmasks = 1;
+	n->a->overlay_mask = 0;
 	mk = &n->a->masks[0];
 	mk->name = bb__strdup("upperBody");
 	mk->bones = bb__calloc((size_t)n->a->nbones, 1);

@@ -192,6 +192,30 @@ static bb_status add_frame(struct pl *p, const bb__xnode *fr, int tex,
 	return BB_OK;
 }
 
+/* cocos2d-x draws the PNG it loads whatever the plist's metadata says
+ * (SpriteFrameCache reads `size` only for polygon sprites, and the armature
+ * reader hands it the PNG the application names): a `textureFileName`
+ * that is not the page loaded (cyborg.plist's "Cyborg.png" for cyborg.png)
+ * or a `size` that is not the PNG's is a warning, and the PNG rules. */
+static void check_metadata(bb_model *m, const char *base, const bb__xnode *meta,
+                           const char *file, const bb_image *img)
+{
+	const bb__xnode *tf = dict_get(meta, "textureFileName");
+	const bb__xnode *sz = dict_get(meta, "size");
+	double v[2];
+
+	if (tf && tf->text && strcmp(bb__basename(tf->text), bb__basename(file)) != 0)
+		bb__model_warn(m, "%s: metadata.textureFileName \"%s\" is not the page "
+		               "loaded, \"%s\"; the page is used (as cocos2d-x does)",
+		               base, tf->text, bb__basename(file));
+	if (sz && strcmp(sz->name, "string") == 0 && parse_braces(sz->text, v, 2) == 2 &&
+	    (v[0] != img->width || v[1] != img->height))
+		bb__model_warn(m, "%s: metadata.size {%g,%g} is not the size of \"%s\" "
+		               "(%dx%d); the PNG's size is used (as cocos2d-x does)",
+		               base, v[0], v[1], bb__basename(file), img->width,
+		               img->height);
+}
+
 /* The page: its texture index, or -1 (warned) when it cannot be read. */
 static int load_page(bb_model *m, const char *path, const char *png,
                      const bb__xnode *meta)
@@ -225,15 +249,18 @@ static int load_page(bb_model *m, const char *path, const char *png,
 	} else if (!bb__path_join(file, sizeof file, dir, png)) {
 		return -1;
 	}
-	if ((tex = bb__model_find_texture(m, file)) >= 0)
-		return tex;
-	if (bb_png_read(file, &img, &sub) != BB_OK) {
-		bb__model_warn(m, "%s: page \"%s\": %s; its frames are not drawn",
-		               base, png, sub.message);
-		return -1;
+	if ((tex = bb__model_find_texture(m, file)) < 0) {
+		if (bb_png_read(file, &img, &sub) != BB_OK) {
+			bb__model_warn(m, "%s: page \"%s\": %s; its frames are not drawn",
+			               base, png, sub.message);
+			return -1;
+		}
+		if ((tex = bb__model_add_texture(m, file, img)) < 0) {
+			bb_image_free(img);
+			return -1;
+		}
 	}
-	if ((tex = bb__model_add_texture(m, file, img)) < 0)
-		bb_image_free(img);
+	check_metadata(m, base, meta, file, m->textures[tex]);
 	return tex;
 }
 

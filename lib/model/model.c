@@ -28,6 +28,7 @@ bb_armature *bb__model_add_armature(bb_model *m)
 	m->armatures = a;
 	a = &m->armatures[m->narmatures++];
 	memset(a, 0, sizeof *a);
+	a->overlay_mask = -1;
 	return a;
 }
 
@@ -53,6 +54,34 @@ int bb__model_add_texture(bb_model *m, const char *name, bb_image *img)
 	m->textures[m->ntextures] = img;
 	m->texture_names[m->ntextures] = dup;
 	return m->ntextures++;
+}
+
+int bb__model_add_file(bb_model *m, const char *path)
+{
+	char **f;
+	int i;
+
+	for (i = 0; i < m->nfiles; i++)
+		if (strcmp(m->files[i], path) == 0)
+			return 1;
+	f = bb__realloc_array(m->files, (size_t)m->nfiles + 1, sizeof *f);
+	if (!f)
+		return 0;
+	m->files = f;
+	if (!(f[m->nfiles] = bb__strdup(path)))
+		return 0;
+	m->nfiles++;
+	return 1;
+}
+
+int bb_model_file_count(const bb_model *m)
+{
+	return m->nfiles;
+}
+
+const char *bb_model_file(const bb_model *m, int i)
+{
+	return i >= 0 && i < m->nfiles ? m->files[i] : NULL;
 }
 
 void bb__model_warn(bb_model *m, const char *fmt, ...)
@@ -237,7 +266,32 @@ void bb_model_free(bb_model *m)
 	for (i = 0; i < m->nwarnings; i++)
 		free(m->warnings[i]);
 	free(m->warnings);
+	free(m->source);
+	for (i = 0; i < m->nfiles; i++)
+		free(m->files[i]);
+	free(m->files);
 	free(m);
+}
+
+bb_status bb__model_add_setup_anims(bb_model *m, bb_error *err)
+{
+	int i;
+
+	for (i = 0; i < m->narmatures; i++) {
+		bb_armature *a = &m->armatures[i];
+
+		if (a->nanims > 0)
+			continue;
+		free(a->anims);
+		if (!(a->anims = calloc(1, sizeof *a->anims)) ||
+		    !(a->anims[0].name = bb__strdup(BB_SETUP_ANIM)))
+			return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
+		a->nanims = 1;
+		a->anims[0].setup = 1;
+		a->anims[0].layer = BB_LAYER_BODY;
+		a->default_anim = 0;
+	}
+	return BB_OK;
 }
 
 void bb__model_pick_default_armature(bb_model *m)
@@ -263,6 +317,11 @@ void bb__model_pick_default_armature(bb_model *m)
 static const bb_armature *arm(const bb_model *m, int i)
 {
 	return (i >= 0 && i < m->narmatures) ? &m->armatures[i] : NULL;
+}
+
+const char *bb_model_source(const bb_model *m)
+{
+	return m->source ? m->source : "";
 }
 
 const char *bb_model_format(const bb_model *m)
@@ -306,6 +365,7 @@ void bb_model_armature_info(const bb_model *m, int armature,
 	out->skins = a->nskins;
 	out->animations = a->nanims;
 	out->masks = a->nmasks;
+	out->overlay_mask = a->overlay_mask;
 	out->iks = a->niks;
 	for (i = 0; i < a->ncons; i++) {
 		if (a->cons[i].kind == BB_CON_IK)
@@ -360,6 +420,7 @@ void bb_model_anim_info(const bb_model *m, int armature, int anim,
 	out->stage_h = an->stage_h;
 	out->stage_x = an->stage_x;
 	out->stage_y = an->stage_y;
+	out->setup_pose = an->setup;
 	out->timelines = an->ntimelines;
 	for (i = 0; i < an->ntimelines; i++)
 		out->keys += an->timelines[i].nkeys;
@@ -789,6 +850,8 @@ bb_status bb__model_validate(const bb_model *m, const char *file, bb_error *err)
 		}
 		if (a->nanims > 0 && (a->default_anim < 0 || a->default_anim >= a->nanims))
 			return bad(err, file, "default animation", a->default_anim);
+		if (a->overlay_mask < -1 || a->overlay_mask >= a->nmasks)
+			return bad(err, file, "overlay mask", a->overlay_mask);
 		if (a->solid && !bb__solid_valid(a->solid, m))
 			return bad(err, file, "solid of armature", i);
 		for (j = 0; j < a->nanims; j++) {

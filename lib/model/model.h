@@ -19,7 +19,6 @@ typedef struct bb_xform {
 	double shear;          /* x-axis shear (0 for most formats) */
 } bb_xform;
 
-/* How a bone combines with its parent. */
 /* How a bone combines with its parent.  The last four are Spine's inherit
  * modes: the position always goes through the parent's matrix, the linear
  * part is rebuilt as described, then the figure's linear part (a diagonal
@@ -299,6 +298,8 @@ typedef struct bb_anim {
 	                          exactly (times stored as the runtime stores
 	                          them); 0: within 1e-9 s of a key counts as
 	                          on it */
+	int setup;             /* 1: not in the file: the setup pose of an
+	                          armature without animations (BB_SETUP_ANIM) */
 } bb_anim;
 
 /* IK constraint (DragonBones semantics): one bone, or two (bone's parent
@@ -477,6 +478,7 @@ typedef struct bb_armature {
 	int niks;
 	bb_ik *iks;
 	int default_anim;      /* the armature's own default animation, -1 */
+	int overlay_mask;      /* mask an upper-body overlay drives, or -1 */
 	bb_solid *solid;       /* 3D cuboids drawn after the slots, or NULL */
 	int y_up;              /* the armature's space is y up: the figure
 	                          matrix flips y (Spine's skeleton scaleY -1) */
@@ -491,6 +493,10 @@ typedef struct bb_armature {
 
 struct bb_model {
 	const char *format;    /* static loader name */
+	char *source;          /* basename of the file it was loaded from */
+	int nfiles;
+	char **files;          /* every file read to build it, in read order,
+	                          as opened (the input first) */
 	int narmatures;
 	int default_armature;
 	bb_armature *armatures;
@@ -511,6 +517,14 @@ int bb__model_add_texture(bb_model *m, const char *name, bb_image *img);
  * often list their weapons and effects first), the one with the most
  * bones; the first of equals. */
 void bb__model_pick_default_armature(bb_model *m);
+/* Gives every armature without animations one animation named
+ * BB_SETUP_ANIM ("setup"): no timelines, duration 0, not looping — its
+ * setup pose as one frame — and makes it the default.  Called by the
+ * loader table after a loader succeeds.  BB_ERR_NOMEM. */
+bb_status bb__model_add_setup_anims(bb_model *m, bb_error *err);
+/* Records a file the model was built from (once per path); 0 when out
+ * of memory. */
+int bb__model_add_file(bb_model *m, const char *path);
 /* Records a warning (identical messages are kept once). */
 void bb__model_warn(bb_model *m, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

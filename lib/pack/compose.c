@@ -13,26 +13,27 @@
 void bb__pack_trim(const bb_image *img, int alpha_max, int *x, int *y,
                    int *w, int *h)
 {
-	int x0 = img->width, y0 = img->height, x1 = -1, y1 = -1, px, py;
+	int x0 = img->width, y0 = img->height, x1 = -1, y1 = -1, py;
 
+	/* per row: the first visible pixel from the left, the last from the
+	 * right; only the transparent margins are read */
 	for (py = 0; py < img->height; py++) {
 		const uint8_t *p = bb_image_pixel(img, 0, py);
-		int row_any = 0;
+		int l = 0, r = img->width - 1;
 
-		for (px = 0; px < img->width; px++, p += 4) {
-			if (p[3] <= alpha_max)
-				continue;
-			row_any = 1;
-			if (px < x0)
-				x0 = px;
-			if (px > x1)
-				x1 = px;
-		}
-		if (row_any) {
-			if (py < y0)
-				y0 = py;
-			y1 = py;
-		}
+		while (l < img->width && p[4 * l + 3] <= alpha_max)
+			l++;
+		if (l == img->width)
+			continue;
+		while (p[4 * r + 3] <= alpha_max)
+			r--;
+		if (l < x0)
+			x0 = l;
+		if (r > x1)
+			x1 = r;
+		if (py < y0)
+			y0 = py;
+		y1 = py;
 	}
 	if (x1 < 0) {
 		*x = *y = *w = *h = 0;
@@ -44,34 +45,51 @@ void bb__pack_trim(const bb_image *img, int alpha_max, int *x, int *y,
 	*h = y1 - y0 + 1;
 }
 
-static uint64_t fnv(uint64_t hv, const uint8_t *p, size_t n)
+/* 64-bit multiply-xorshift over the bytes, eight at a time (four lanes,
+ * so the multiplications overlap).  Only equal hashes are compared byte
+ * for byte, so the function only has to spread; the value is never
+ * written anywhere. */
+static uint64_t mix(uint64_t h, uint64_t v)
 {
-	size_t i;
+	h ^= v;
+	h *= 0x9e3779b97f4a7c15ULL;
+	return h ^ (h >> 29);
+}
 
-	for (i = 0; i < n; i++) {
-		hv ^= p[i];
-		hv *= 1099511628211ULL;
+static uint64_t hash_bytes(uint64_t hv, const uint8_t *p, size_t n)
+{
+	uint64_t a = hv, b = hv ^ 1, c = hv ^ 2, d = hv ^ 3, v;
+	size_t i = 0;
+
+	for (; i + 32 <= n; i += 32) {
+		uint64_t w[4];
+
+		memcpy(w, p + i, sizeof w);
+		a = mix(a, w[0]);
+		b = mix(b, w[1]);
+		c = mix(c, w[2]);
+		d = mix(d, w[3]);
 	}
-	return hv;
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&v, p + i, 8);
+		a = mix(a, v);
+	}
+	if (i < n) {
+		v = 0;
+		memcpy(&v, p + i, n - i);
+		b = mix(b, v ^ ((uint64_t)(n - i) << 56));
+	}
+	return mix(mix(mix(a, b), c), d);
 }
 
 uint64_t bb__pack_hash(const bb_image *img, int x, int y, int w, int h)
 {
-	uint64_t hv = 14695981039346656037ULL;
-	uint8_t size[8];
+	uint64_t hv = mix(14695981039346656037ULL,
+	                  (uint64_t)(uint32_t)w << 32 | (uint32_t)h);
 	int row;
 
-	size[0] = (uint8_t)w;
-	size[1] = (uint8_t)(w >> 8);
-	size[2] = (uint8_t)(w >> 16);
-	size[3] = (uint8_t)(w >> 24);
-	size[4] = (uint8_t)h;
-	size[5] = (uint8_t)(h >> 8);
-	size[6] = (uint8_t)(h >> 16);
-	size[7] = (uint8_t)(h >> 24);
-	hv = fnv(hv, size, sizeof size);
 	for (row = 0; row < h; row++)
-		hv = fnv(hv, bb_image_pixel(img, x, y + row), (size_t)w * 4);
+		hv = hash_bytes(hv, bb_image_pixel(img, x, y + row), (size_t)w * 4);
 	return hv;
 }
 
@@ -100,6 +118,21 @@ void bb__pack_blit(bb_image *page, int px, int py, const bb_image *src,
 
 	if (!src)
 		return;
+	if (rot == BB_PACK_ROTATE_NONE) {
+		/* rows: the edge pixel repeated, the row, the edge pixel again */
+		for (cy = 0; cy < ch; cy++) {
+			const uint8_t *row = bb_image_pixel(src, sx,
+			                                    sy + clampi(cy - extrude, 0, h - 1));
+			uint8_t *d = bb_image_pixel(page, px, py + cy);
+
+			for (cx = 0; cx < extrude; cx++)
+				memcpy(d + 4 * cx, row, 4);
+			memcpy(d + 4 * extrude, row, (size_t)w * 4);
+			for (cx = extrude + w; cx < cw; cx++)
+				memcpy(d + 4 * cx, row + 4 * (w - 1), 4);
+		}
+		return;
+	}
 	for (cy = 0; cy < ch; cy++) {
 		const uint8_t *row = bb_image_pixel(src, sx,
 		                                    sy + clampi(cy - extrude, 0, h - 1));

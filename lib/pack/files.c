@@ -122,16 +122,26 @@ void bb__sbuf_xml_text(bb__sbuf *b, const char *s)
 
 void bb__sbuf_godot_str(bb__sbuf *b, const char *s)
 {
-	bb__sbuf_puts(b, "\"");
-	for (; *s; s++) {
-		char c[2] = { *s, '\0' };
+	const unsigned char *p = (const unsigned char *)s;
 
-		if (*s == '"' || *s == '\\')
+	bb__sbuf_puts(b, "\"");
+	for (; *p; p++) {
+		char c[2] = { (char)*p, '\0' };
+
+		if (*p == '"' || *p == '\\') {
 			bb__sbuf_puts(b, "\\");
-		if (*s == '\n')
-			bb__sbuf_puts(b, "\\n");
-		else
 			bb__sbuf_puts(b, c);
+		} else if (*p == '\n') {
+			bb__sbuf_puts(b, "\\n");
+		} else if (*p == '\t') {
+			bb__sbuf_puts(b, "\\t");
+		} else if (*p == '\r') {
+			bb__sbuf_puts(b, "\\r");
+		} else if (*p < 0x20) {
+			bb__sbuf_printf(b, "\\u%04x", *p);
+		} else {
+			bb__sbuf_puts(b, c);
+		}
 	}
 	bb__sbuf_puts(b, "\"");
 }
@@ -232,7 +242,8 @@ static const struct format_row {
 } formats[BB_SHEET_FORMAT_COUNT] = {
 	[BB_SHEET_JSON_HASH] = { "json", "json-hash", "pixi", BB_PACK_ROTATE_CW },
 	[BB_SHEET_JSON_ARRAY] = { "json-array", NULL, NULL, BB_PACK_ROTATE_CW },
-	[BB_SHEET_PHASER3] = { "phaser3", "phaser", "multiatlas", BB_PACK_ROTATE_CW },
+	/* no Phaser 3 release reads "rotated" (phaserjs/phaser#5012) */
+	[BB_SHEET_PHASER3] = { "phaser3", "phaser", "multiatlas", BB_PACK_ROTATE_NONE },
 	[BB_SHEET_LIBGDX] = { "libgdx", "spine", "atlas", BB_PACK_ROTATE_CCW },
 	[BB_SHEET_COCOS2D] = { "cocos2d", "cocos", "plist", BB_PACK_ROTATE_CW },
 	[BB_SHEET_GODOT] = { "godot", "tres", NULL, BB_PACK_ROTATE_NONE },
@@ -323,18 +334,60 @@ static bb_status write_format(const bb_sheet *s, bb_sheet_format f,
 	                    (int)f);
 }
 
+/* Pages are encoded on the writer's threads, each into its own slot;
+ * each thread keeps one encoder, so its buffers serve every page it
+ * takes. */
+typedef struct page_png {
+	void *data;
+	size_t size;
+	bb_status st;
+	bb_error err;
+} page_png;
+
+typedef struct pages_job {
+	const bb_sheet *s;
+	bb_png_options png;
+	page_png *pages;
+	bb_png_encoder *enc[BB__PACK_MAX_THREADS];
+} pages_job;
+
+static void encode_page(void *arg, size_t p, int worker)
+{
+	pages_job *pj = arg;
+	page_png *r = &pj->pages[p];
+	const void *data;
+
+	if (!pj->enc[worker]) {
+		r->st = bb_png_encoder_new(&pj->png, &pj->enc[worker], &r->err);
+		if (r->st != BB_OK)
+			return;
+	}
+	r->st = bb_png_encoder_encode(pj->enc[worker], pj->s->pages[p], &data,
+	                              &r->size, &r->err);
+	if (r->st != BB_OK)
+		return;
+	r->data = malloc(r->size ? r->size : 1);
+	if (!r->data) {
+		r->st = bb_error_set(&r->err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
+		return;
+	}
+	memcpy(r->data, data, r->size);
+}
+
 bb_status bb_sheet_encode(const bb_sheet *s, const bb_sheet_write_options *o,
                           bb_sheet_files **out, bb_error *err)
 {
+	pages_job pj;
 	const char *base = o && o->name ? o->name : "sheet";
 	unsigned fm = o && o->formats ? o->formats : 1u << BB_SHEET_JSON_HASH;
 	double scale = o && o->scale > 0 ? o->scale : 1;
 	bb_sheet_files *files;
 	bb_status st;
 	size_t p;
-	int f;
+	int f, k, workers;
 
 	*out = NULL;
+	memset(&pj, 0, sizeof pj);
 	st = check_name(base, err);
 	if (st != BB_OK)
 		return st;
@@ -349,23 +402,47 @@ bb_status bb_sheet_encode(const bb_sheet *s, const bb_sheet_write_options *o,
 		if ((fm & 1u << f) &&
 		    (st = check_rotation(s, (bb_sheet_format)f, err)) != BB_OK)
 			return st;
+	pj.png = o ? o->png : (bb_png_options){ 0 };
+	if (!pj.png.level_set) {
+		pj.png.level = BB_PNG_LEVEL_SHEETS;
+		pj.png.level_set = 1;
+	}
+	if (pj.png.level < 0 || pj.png.level > BB_PNG_LEVEL_MAX ||
+	    (unsigned)pj.png.filter > BB_PNG_FILTER_ADAPTIVE)
+		return bb_error_set(err, BB_ERR_USAGE, NULL, NULL,
+		                    "PNG level %d or filter %d out of range",
+		                    pj.png.level, (int)pj.png.filter);
+	pj.s = s;
+	pj.pages = bb__calloc(s->n_pages, sizeof *pj.pages);
 	files = calloc(1, sizeof *files);
-	if (!files)
+	if (!files || !pj.pages) {
+		free(files);
+		free(pj.pages);
 		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
+	}
+	workers = bb__pack_parallel(s->n_pages, o ? o->threads : 0, encode_page, &pj);
+	for (k = 0; k < workers; k++)
+		bb_png_encoder_free(pj.enc[k]);
 	for (p = 0; p < s->n_pages; p++) {
 		char name[256];
-		void *data;
-		size_t size;
 
 		bb__sheet_page_name(s, base, p, name, sizeof name);
-		st = bb_png_encode(s->pages[p], &data, &size, err);
-		if (st == BB_OK)
-			st = bb__files_add(files, name, data, size, err);
+		st = pj.pages[p].st;
+		if (st != BB_OK && err)
+			*err = pj.pages[p].err;
+		else if (st == BB_OK)
+			st = bb__files_add(files, name, pj.pages[p].data,
+			                   pj.pages[p].size, err);
+		pj.pages[p].data = NULL;
 		if (st != BB_OK) {
+			for (; p < s->n_pages; p++)
+				free(pj.pages[p].data);
+			free(pj.pages);
 			bb_sheet_files_free(files);
 			return st;
 		}
 	}
+	free(pj.pages);
 	for (f = 0; f < BB_SHEET_FORMAT_COUNT; f++) {
 		if (!(fm & 1u << f))
 			continue;
@@ -382,77 +459,24 @@ bb_status bb_sheet_encode(const bb_sheet *s, const bb_sheet_write_options *o,
 /* ------------------------------------------------------------------ */
 /* Writing */
 
-static bb_status write_temp(const char *path, const bb_sheet_file *f,
-                            char *tmp, size_t tmp_size, bb_error *err)
-{
-	FILE *fp;
-	int fd;
-
-	if (snprintf(tmp, tmp_size, "%s.tmp-XXXXXX", path) >= (int)tmp_size)
-		return bb_error_set(err, BB_ERR_IO, path, NULL, "path too long");
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		tmp[0] = '\0';
-		return bb_error_set(err, BB_ERR_IO, path, NULL, "cannot create: %s",
-		                    strerror(errno));
-	}
-	fchmod(fd, 0644);
-	fp = fdopen(fd, "wb");
-	if (!fp) {
-		close(fd);
-		return bb_error_set(err, BB_ERR_IO, path, NULL, "cannot open: %s",
-		                    strerror(errno));
-	}
-	if ((f->size && fwrite(f->data, 1, f->size, fp) != f->size) ||
-	    fflush(fp) != 0) {
-		int e = errno;
-
-		fclose(fp);
-		return bb_error_set(err, BB_ERR_IO, path, NULL, "write failed: %s",
-		                    strerror(e));
-	}
-	if (fclose(fp) != 0)
-		return bb_error_set(err, BB_ERR_IO, path, NULL, "write failed: %s",
-		                    strerror(errno));
-	return BB_OK;
-}
-
 bb_status bb_sheet_files_write(const bb_sheet_files *f, const char *dir,
                                bb_error *err)
 {
-	enum { PATH_MAX_LEN = 4096 };
-	char (*tmp)[PATH_MAX_LEN] = bb__calloc(f->n, sizeof *tmp);
-	char path[PATH_MAX_LEN];
-	size_t i, k, renamed = 0;
+	char path[4096];
+	size_t i, k;
 	bb_status st = BB_OK;
 
-	if (!tmp)
-		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
 	for (i = 0; i < f->n && st == BB_OK; i++) {
 		if (!bb__path_join(path, sizeof path, dir, f->files[i].name))
 			st = bb_error_set(err, BB_ERR_IO, f->files[i].name, NULL,
 			                  "path too long");
 		else
-			st = write_temp(path, &f->files[i], tmp[i], sizeof tmp[i], err);
+			st = bb_file_write_atomic(path, f->files[i].data, f->files[i].size,
+			                          err);
 	}
-	for (i = 0; i < f->n && st == BB_OK; i++) {
-		bb__path_join(path, sizeof path, dir, f->files[i].name);
-		if (rename(tmp[i], path) != 0) {
-			st = bb_error_set(err, BB_ERR_IO, path, NULL, "cannot write: %s",
-			                  strerror(errno));
-			break;
-		}
-		tmp[i][0] = '\0';
-		renamed++;
-	}
-	if (st != BB_OK) {
-		for (k = 0; k < f->n; k++)
-			if (tmp[k][0])
-				unlink(tmp[k]);
-		for (k = 0; k < renamed; k++)
+	if (st != BB_OK)     /* none of the new files stays behind */
+		for (k = 0; k + 1 < i; k++)
 			if (bb__path_join(path, sizeof path, dir, f->files[k].name))
 				unlink(path);
-	}
-	free(tmp);
 	return st;
 }

@@ -27,7 +27,8 @@ void bb__sbuf_num(bb__sbuf *b, double v);
 void bb__sbuf_json_str(bb__sbuf *b, const char *s);
 /* Text with XML's five special characters escaped. */
 void bb__sbuf_xml_text(bb__sbuf *b, const char *s);
-/* A Godot string literal: quotes, backslash-escaped '"' and '\\'. */
+/* A Godot string literal: quotes, backslash-escaped '"' and '\\', \n \t \r
+ * and \uXXXX for the other control characters. */
 void bb__sbuf_godot_str(bb__sbuf *b, const char *s);
 void bb__sbuf_free(bb__sbuf *b);
 
@@ -59,12 +60,24 @@ bb_status bb__write_cocos2d(const bb_sheet *s, const char *base,
 bb_status bb__write_godot(const bb_sheet *s, const char *base,
                           bb_sheet_files *out, bb_error *err);
 
+/* Calls fn(ctx, i, worker) for every i in [0, n) on up to `threads`
+ * threads (the calling thread is one of them; 0 or 1: in order on the
+ * calling thread only).  `worker` (0 .. threads - 1) names the thread, for
+ * per-thread state; calls with one worker never overlap.  Calls for
+ * different i may run at the same time; each must only write what belongs
+ * to its i (or its worker).  Falls back to fewer threads when they cannot
+ * be started.  Returns the number of workers that may have been used. */
+enum { BB__PACK_MAX_THREADS = 256 };
+int bb__pack_parallel(size_t n, int threads,
+                      void (*fn)(void *ctx, size_t i, int worker), void *ctx);
+
 /* Pixel work (lib/pack/compose.c). */
 
 /* Bounding box of the pixels with alpha > alpha_max; w = h = 0 when none. */
 void bb__pack_trim(const bb_image *img, int alpha_max, int *x, int *y,
                    int *w, int *h);
-/* FNV-1a over a rectangle's size and bytes. */
+/* A hash of a rectangle's size and bytes (for deduplication only: equal
+ * hashes are compared byte for byte). */
 uint64_t bb__pack_hash(const bb_image *img, int x, int y, int w, int h);
 /* 1 when two w x h rectangles hold the same bytes. */
 int bb__pack_same(const bb_image *a, int ax, int ay, const bb_image *b,

@@ -221,34 +221,64 @@ static bb_status take_frames(ctx *c, size_t n, bb_error *err)
 	return st;
 }
 
-/* Trims every frame and gives it a sprite, sharing identical ones. */
+/* Trim rectangle and hash of frame i (sheet order): independent for each
+ * frame, so they run on the packer's threads. */
+typedef struct trim_job {
+	ctx *c;
+	sprite *cand;              /* one per frame */
+} trim_job;
+
+static void trim_one(void *arg, size_t i, int worker)
+{
+	trim_job *t = arg;
+	const ctx *c = t->c;
+	const bb_image *img = c->in[c->s->frames[i].input].image;
+	sprite *sp = &t->cand[i];
+
+	(void)worker;
+	sp->owner = i;
+	sp->tx = sp->ty = 0;
+	sp->tw = img->width;
+	sp->th = img->height;
+	sp->empty = 0;
+	if (!c->o.no_trim) {
+		bb__pack_trim(img, c->o.trim_alpha, &sp->tx, &sp->ty, &sp->tw, &sp->th);
+		if (sp->tw == 0) {
+			sp->empty = 1;
+			sp->tw = sp->th = 1;
+		}
+	}
+	sp->hash = sp->empty || c->o.no_dedupe ? 0 :
+	           bb__pack_hash(img, sp->tx, sp->ty, sp->tw, sp->th);
+}
+
+/* Trims every frame and gives it a sprite, sharing identical ones.  The
+ * sharing runs in sheet order, so the first frame of identical ones owns
+ * the sprite whatever the threads did. */
 static bb_status make_sprites(ctx *c, bb_error *err)
 {
 	bb_sheet *s = c->s;
 	size_t n = s->n_frames, cap = 16, i, *table;
+	trim_job tj;
 
 	while (cap < 2 * n)
 		cap *= 2;
 	table = bb__calloc(cap, sizeof *table);     /* sprite index + 1 */
 	c->sprites = bb__calloc(n, sizeof *c->sprites);
-	if (!table || !c->sprites) {
+	tj.c = c;
+	tj.cand = bb__calloc(n, sizeof *tj.cand);
+	if (!table || !c->sprites || !tj.cand) {
 		free(table);
+		free(tj.cand);
 		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
 	}
+	bb__pack_parallel(n, c->o.threads, trim_one, &tj);
 	for (i = 0; i < n; i++) {
 		bb_sheet_frame *f = &s->frames[i];
 		const bb_image *img = c->in[f->input].image;
-		sprite sp = { i, 0, 0, img->width, img->height, 0, 0 };
+		sprite sp = tj.cand[i];
 		size_t slot;
 
-		if (!c->o.no_trim) {
-			bb__pack_trim(img, c->o.trim_alpha, &sp.tx, &sp.ty, &sp.tw, &sp.th);
-			if (sp.tw == 0) {
-				sp.empty = 1;
-				sp.tw = sp.th = 1;
-			}
-		}
-		sp.hash = sp.empty ? 0 : bb__pack_hash(img, sp.tx, sp.ty, sp.tw, sp.th);
 		f->src_x = sp.empty ? 0 : sp.tx;
 		f->src_y = sp.empty ? 0 : sp.ty;
 		f->w = sp.tw;
@@ -277,8 +307,42 @@ static bb_status make_sprites(ctx *c, bb_error *err)
 		}
 	}
 	free(table);
+	free(tj.cand);
 	s->n_sprites = c->n_sprites;
 	return BB_OK;
+}
+
+/* Drawing one page: its sprites, then bleed or premultiplication.  Pages
+ * are independent, so they are drawn on the packer's threads. */
+typedef struct page_job {
+	const ctx *c;
+	const bb_pack_rect *rects;
+	char *nomem;               /* per page: bleeding ran out of memory */
+} page_job;
+
+static void draw_page(void *arg, size_t p, int worker)
+{
+	page_job *pj = arg;
+	const ctx *c = pj->c;
+	bb_image *page = c->s->pages[p];
+	size_t i;
+
+	(void)worker;
+	for (i = 0; i < c->n_sprites; i++) {
+		const sprite *sp = &c->sprites[i];
+		const bb_pack_rect *r = &pj->rects[i];
+
+		if ((size_t)r->page != p)
+			continue;
+		bb__pack_blit(page, r->x, r->y,
+		              sp->empty ? NULL : c->in[c->s->frames[sp->owner].input].image,
+		              sp->tx, sp->ty, sp->tw, sp->th, c->o.extrude,
+		              r->rotated ? c->o.rotation : BB_PACK_ROTATE_NONE);
+	}
+	if (c->o.bleed && !c->o.premultiply && !bb__pack_bleed(page))
+		pj->nomem[p] = 1;
+	if (c->o.premultiply)
+		bb__pack_premultiply(page);
 }
 
 /* Lays the sprites out and draws the pages. */
@@ -320,15 +384,8 @@ static bb_status compose(ctx *c, bb_error *err)
 		s->page_area += (uint64_t)pages[i].width * (uint64_t)pages[i].height;
 	}
 	s->rotation = c->o.rotation;
-	for (i = 0; i < n; i++) {
-		const sprite *sp = &c->sprites[i];
-		const bb_image *img = c->in[s->frames[sp->owner].input].image;
-
-		bb__pack_blit(s->pages[rects[i].page], rects[i].x, rects[i].y,
-		              sp->empty ? NULL : img, sp->tx, sp->ty, sp->tw, sp->th,
-		              e, rects[i].rotated ? c->o.rotation : BB_PACK_ROTATE_NONE);
-		s->sprite_area += (uint64_t)sp->tw * (uint64_t)sp->th;
-	}
+	for (i = 0; i < n; i++)
+		s->sprite_area += (uint64_t)c->sprites[i].tw * (uint64_t)c->sprites[i].th;
 	for (i = 0; i < s->n_frames; i++) {
 		bb_sheet_frame *f = &s->frames[i];
 		const bb_pack_rect *r = &rects[f->sprite];
@@ -338,13 +395,22 @@ static bb_status compose(ctx *c, bb_error *err)
 		f->y = r->y + e;
 		f->rotated = r->rotated;
 	}
-	for (i = 0; i < s->n_pages; i++) {
-		if (c->o.bleed && !c->o.premultiply && !bb__pack_bleed(s->pages[i])) {
+	{
+		page_job pj = { c, rects, NULL };
+
+		pj.nomem = bb__calloc(s->n_pages, sizeof *pj.nomem);
+		if (!pj.nomem) {
 			st = bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
 			goto done;
 		}
-		if (c->o.premultiply)
-			bb__pack_premultiply(s->pages[i]);
+		bb__pack_parallel(s->n_pages, c->o.threads, draw_page, &pj);
+		for (i = 0; i < s->n_pages; i++)
+			if (pj.nomem[i])
+				st = bb_error_set(err, BB_ERR_NOMEM, NULL, NULL,
+				                  "out of memory");
+		free(pj.nomem);
+		if (st != BB_OK)
+			goto done;
 	}
 	s->premultiplied = c->o.premultiply != 0;
 done:

@@ -65,10 +65,26 @@ static void frame_dict(bb__sbuf *b, const bb_sheet_frame *f)
 	bb__sbuf_puts(b, "            </dict>\n");
 }
 
+/* XML 1.0 has no way to write most control characters, even escaped. */
+static bb_status check_key(const char *k, bb_error *err)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)k; *p; p++)
+		if (*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r')
+			return bb_error_set(err, BB_ERR_USAGE, k, NULL,
+			                    "a plist key cannot hold control characters");
+	return BB_OK;
+}
+
 bb_status bb__write_cocos2d(const bb_sheet *s, const char *base,
                             bb_sheet_files *out, bb_error *err)
 {
 	size_t p, i;
+
+	for (i = 0; i < s->n_frames; i++)
+		if (check_key(s->frames[i].name, err) != BB_OK)
+			return err ? err->status : BB_ERR_USAGE;
 
 	for (p = 0; p < s->n_pages; p++) {
 		bb__sbuf b = { 0 };

@@ -11,16 +11,6 @@
 #include "core/util.h"
 #include "raster/raster.h"
 
-struct tex_entry {
-	const bb_image *img;
-	cairo_surface_t *surf;
-};
-
-struct bb_renderer {
-	struct tex_entry *tex;
-	size_t ntex, cap;
-};
-
 bb_status bb_renderer_new(bb_renderer **out, bb_error *err)
 {
 	*out = calloc(1, sizeof **out);
@@ -31,70 +21,69 @@ bb_status bb_renderer_new(bb_renderer **out, bb_error *err)
 
 void bb_renderer_free(bb_renderer *r)
 {
-	size_t i;
-
 	if (!r)
 		return;
-	for (i = 0; i < r->ntex; i++)
-		cairo_surface_destroy(r->tex[i].surf);
-	free(r->tex);
+	bb__texcache_free(r);
+	cairo_surface_destroy(r->canvas);
+	cairo_surface_destroy(r->coverage);
+	free(r->layer);
 	free(r);
 }
 
-/* A cairo surface holding img premultiplied (converted once per texture). */
-static cairo_surface_t *surface_from_image(const bb_image *img, int premultiplied)
+cairo_surface_t *bb__raster_coverage(bb_renderer *r, int w, int h)
 {
-	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32,
-	                                                img->width, img->height);
-	unsigned char *data;
-	int stride, x, y;
+	if (r->coverage && (cairo_image_surface_get_width(r->coverage) < w ||
+	                    cairo_image_surface_get_height(r->coverage) < h)) {
+		w = w > cairo_image_surface_get_width(r->coverage) ? w
+		    : cairo_image_surface_get_width(r->coverage);
+		h = h > cairo_image_surface_get_height(r->coverage) ? h
+		    : cairo_image_surface_get_height(r->coverage);
+		cairo_surface_destroy(r->coverage);
+		r->coverage = NULL;
+	}
+	if (!r->coverage) {
+		r->coverage = cairo_image_surface_create(CAIRO_FORMAT_A8, w, h);
+		if (cairo_surface_status(r->coverage) != CAIRO_STATUS_SUCCESS) {
+			cairo_surface_destroy(r->coverage);
+			r->coverage = NULL;
+		}
+	}
+	return r->coverage;
+}
 
+void bb__clear_a8(cairo_surface_t *s, const int box[4])
+{
+	unsigned char *px = cairo_image_surface_get_data(s);
+	int stride = cairo_image_surface_get_stride(s), y;
+
+	cairo_surface_flush(s);
+	for (y = box[1]; y < box[1] + box[3]; y++)
+		memset(px + (size_t)y * stride + box[0], 0, (size_t)box[2]);
+	cairo_surface_mark_dirty_rectangle(s, box[0], box[1], box[2], box[3]);
+}
+
+cairo_surface_t *bb__raster_layer(bb_renderer *r, int w, int h)
+{
+	int stride = cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, w);
+	size_t bytes = (size_t)stride * (size_t)h;
+	cairo_surface_t *s;
+
+	if (stride <= 0 || h <= 0)
+		return NULL;
+	if (bytes > r->layer_bytes) {
+		free(r->layer);
+		r->layer = malloc(bytes);
+		r->layer_bytes = r->layer ? bytes : 0;
+		if (!r->layer)
+			return NULL;
+	}
+	memset(r->layer, 0, bytes);
+	s = cairo_image_surface_create_for_data(r->layer, CAIRO_FORMAT_ARGB32, w, h,
+	                                        stride);
 	if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
 		cairo_surface_destroy(s);
 		return NULL;
 	}
-	cairo_surface_flush(s);
-	data = cairo_image_surface_get_data(s);
-	stride = cairo_image_surface_get_stride(s);
-	if (!premultiplied) {
-		bb_image_to_premul_argb32(img, data, (size_t)stride);
-	} else {
-		/* already premultiplied RGBA: reorder only */
-		for (y = 0; y < img->height; y++) {
-			const uint8_t *in = bb_image_pixel(img, 0, y);
-			uint32_t *row = (uint32_t *)(data + (size_t)y * stride);
-
-			for (x = 0; x < img->width; x++, in += 4) {
-				unsigned a = in[3];
-				unsigned r = in[0] > a ? a : in[0], g = in[1] > a ? a : in[1],
-				         b = in[2] > a ? a : in[2];
-
-				row[x] = (uint32_t)a << 24 | r << 16 | g << 8 | b;
-			}
-		}
-	}
-	cairo_surface_mark_dirty(s);
-	return s;
-}
-
-cairo_surface_t *bb__raster_texture(bb_renderer *r, const bb_image *img,
-                                   int premultiplied)
-{
-	size_t i;
-	cairo_surface_t *s;
-
-	for (i = 0; i < r->ntex; i++)
-		if (r->tex[i].img == img)
-			return r->tex[i].surf;
-	s = surface_from_image(img, premultiplied);
-	if (!s || !bb__grow((void **)&r->tex, &r->cap, r->ntex + 1, sizeof *r->tex)) {
-		if (s)
-			cairo_surface_destroy(s);
-		return NULL;
-	}
-	r->tex[r->ntex].img = img;
-	r->tex[r->ntex].surf = s;
-	r->ntex++;
 	return s;
 }
 
@@ -120,6 +109,11 @@ cairo_operator_t bb__blend_op(bb_blend b)
 static double clamp01(double v)
 {
 	return v < 0 ? 0 : v > 1 ? 1 : v;
+}
+
+double bb__tint(double v, double mul, double dark, double add)
+{
+	return clamp01(v * mul + (1 - v) * dark + add);
 }
 
 static void rounded_rect(cairo_t *cr, double w, double h, double r)
@@ -153,9 +147,9 @@ static void draw_rect(cairo_t *cr, const bb_draw_item *it)
 	cairo_transform(cr, &m);
 	rounded_rect(cr, it->w, it->h, it->radius);
 	cairo_restore(cr);
-	cairo_set_source_rgba(cr, clamp01(it->fill.r * c->mul.r + c->add.r),
-	                      clamp01(it->fill.g * c->mul.g + c->add.g),
-	                      clamp01(it->fill.b * c->mul.b + c->add.b),
+	cairo_set_source_rgba(cr, bb__tint(it->fill.r, c->mul.r, c->dark.r, c->add.r),
+	                      bb__tint(it->fill.g, c->mul.g, c->dark.g, c->add.g),
+	                      bb__tint(it->fill.b, c->mul.b, c->dark.b, c->add.b),
 	                      clamp01(it->fill.a * c->mul.a + c->add.a));
 	cairo_fill(cr);
 }
@@ -208,12 +202,14 @@ static bb_status draw_item(bb_renderer *r, cairo_t *cr, const bb_draw_item *it,
 	return bb__draw_textured(r, cr, it, err);
 }
 
-int bb__raster_item_box(cairo_t *cr, const bb_draw_item *it, int box[4])
+/* Device extent {x0, y0, x1, y1} of the item's points (corners of a
+ * rectangle); 0 when it has none or one is not finite. */
+static int item_extent(cairo_t *cr, const bb_draw_item *it, double e[4])
 {
-	cairo_surface_t *target = cairo_get_target(cr);
-	double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
 	int k, n = it->kind == BB_DRAW_RECT ? 4 : it->nverts;
 
+	e[0] = e[1] = INFINITY;
+	e[2] = e[3] = -INFINITY;
 	for (k = 0; k < n; k++) {
 		double x, y;
 
@@ -230,21 +226,113 @@ int bb__raster_item_box(cairo_t *cr, const bb_draw_item *it, int box[4])
 		cairo_user_to_device(cr, &x, &y);
 		if (!isfinite(x) || !isfinite(y))
 			return 0;
-		x0 = fmin(x0, x);
-		y0 = fmin(y0, y);
-		x1 = fmax(x1, x);
-		y1 = fmax(y1, y);
+		e[0] = fmin(e[0], x);
+		e[1] = fmin(e[1], y);
+		e[2] = fmax(e[2], x);
+		e[3] = fmax(e[3], y);
 	}
-	x0 = fmax(0, floor(x0) - 2);
-	y0 = fmax(0, floor(y0) - 2);
-	x1 = fmin(cairo_image_surface_get_width(target), ceil(x1) + 2);
-	y1 = fmin(cairo_image_surface_get_height(target), ceil(y1) + 2);
+	return n > 0;
+}
+
+/* The extent grown by 2 px (antialiasing, 1-px outlines) and clipped to
+ * the canvas, as {x, y, w, h}; 0 when empty. */
+static int extent_box(cairo_t *cr, const double e[4], int box[4])
+{
+	cairo_surface_t *target = cairo_get_target(cr);
+	double x0 = fmax(0, floor(e[0]) - 2), y0 = fmax(0, floor(e[1]) - 2);
+	double x1 = fmin(cairo_image_surface_get_width(target), ceil(e[2]) + 2);
+	double y1 = fmin(cairo_image_surface_get_height(target), ceil(e[3]) + 2);
+
 	if (!(x1 > x0 && y1 > y0))
 		return 0;
 	box[0] = (int)x0;
 	box[1] = (int)y0;
 	box[2] = (int)(x1 - x0);
 	box[3] = (int)(y1 - y0);
+	return 1;
+}
+
+int bb__raster_item_box(cairo_t *cr, const bb_draw_item *it, int box[4])
+{
+	double e[4];
+
+	return item_extent(cr, it, e) && extent_box(cr, e, box);
+}
+
+/* The polygon of clip item `clip` as cr's path (points that are not
+ * finite left out). */
+static void clip_path(cairo_t *cr, const bb_draw_item *clip)
+{
+	int k, started = 0;
+
+	cairo_new_path(cr);
+	for (k = 0; k < clip->nverts; k++) {
+		double x = clip->verts[k].x, y = clip->verts[k].y;
+
+		if (!isfinite(x) || !isfinite(y))
+			continue;
+		if (started)
+			cairo_line_to(cr, x, y);
+		else
+			cairo_move_to(cr, x, y);
+		started = 1;
+	}
+	cairo_close_path(cr);
+}
+
+/* A clip item.  BB_DRAW_CLIP saves cr's state and clips to the polygon
+ * (non-zero winding); *clip is the item and cbox the device box
+ * {x, y, w, h} it lets through (w = 0: nothing; the whole canvas when a
+ * point is not finite).  BB_DRAW_CLIP_END restores the state.  Clips do
+ * not nest, as in Spine: a clip while one runs is ignored, and so is an
+ * end without one. */
+static void clip_item(cairo_t *cr, const bb_draw_item *it,
+                      const bb_draw_item **clip, int cbox[4])
+{
+	cairo_surface_t *target = cairo_get_target(cr);
+	double e[4];
+	int k, finite = 1;
+
+	if (it->kind == BB_DRAW_CLIP_END) {
+		if (*clip)
+			cairo_restore(cr);
+		*clip = NULL;
+		return;
+	}
+	if (*clip)
+		return;
+	*clip = it;
+	cairo_save(cr);
+	clip_path(cr, it);
+	cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING);
+	cairo_clip(cr);
+	for (k = 0; k < it->nverts; k++)
+		finite = finite && isfinite(it->verts[k].x) && isfinite(it->verts[k].y);
+	if (!finite) {
+		cbox[0] = cbox[1] = 0;
+		cbox[2] = cairo_image_surface_get_width(target);
+		cbox[3] = cairo_image_surface_get_height(target);
+	} else if (!item_extent(cr, it, e) || !extent_box(cr, e, cbox)) {
+		cbox[0] = cbox[1] = cbox[2] = cbox[3] = 0;
+	}
+}
+
+/* box {x, y, w, h} &= with; 0 when nothing is left. */
+static int box_intersect(int box[4], const int with[4])
+{
+	int x0 = box[0] > with[0] ? box[0] : with[0];
+	int y0 = box[1] > with[1] ? box[1] : with[1];
+	int x1 = box[0] + box[2] < with[0] + with[2] ? box[0] + box[2]
+	         : with[0] + with[2];
+	int y1 = box[1] + box[3] < with[1] + with[3] ? box[1] + box[3]
+	         : with[1] + with[3];
+
+	if (x1 <= x0 || y1 <= y0)
+		return 0;
+	box[0] = x0;
+	box[1] = y0;
+	box[2] = x1 - x0;
+	box[3] = y1 - y0;
 	return 1;
 }
 
@@ -275,10 +363,12 @@ static void subtract_pixels(cairo_surface_t *dst, cairo_surface_t *src,
 }
 
 /* Subtractive blending (cairo has no such operator): the item is drawn
- * over transparency in a layer, whose colour is then taken away from the
- * canvas under it, clamped at black; the canvas' alpha is kept. */
+ * over transparency in a layer (clipped by `clip` if one runs, whose box
+ * is cbox), whose colour is then taken away from the canvas under it,
+ * clamped at black; the canvas' alpha is kept. */
 static bb_status draw_subtract(bb_renderer *r, cairo_t *cr,
-                               const bb_draw_item *it, bb_error *err)
+                               const bb_draw_item *it, const bb_draw_item *clip,
+                               const int cbox[4], bb_error *err)
 {
 	cairo_surface_t *target = cairo_get_target(cr), *tmp;
 	cairo_matrix_t m, shift;
@@ -286,7 +376,7 @@ static bb_status draw_subtract(bb_renderer *r, cairo_t *cr,
 	bb_status s;
 	int box[4];
 
-	if (!bb__raster_item_box(cr, it, box))
+	if (!bb__raster_item_box(cr, it, box) || (clip && !box_intersect(box, cbox)))
 		return BB_OK;
 	tmp = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, box[2], box[3]);
 	tc = cairo_create(tmp);
@@ -295,6 +385,10 @@ static bb_status draw_subtract(bb_renderer *r, cairo_t *cr,
 	cairo_matrix_multiply(&m, &m, &shift);
 	cairo_set_matrix(tc, &m);
 	cairo_set_antialias(tc, cairo_get_antialias(cr));
+	if (clip) {   /* the layer is clipped as the canvas is */
+		clip_path(tc, clip);
+		cairo_clip(tc);
+	}
 	cairo_set_operator(tc, CAIRO_OPERATOR_OVER);
 	s = draw_item(r, tc, it, err);
 	if (s == BB_OK && cairo_status(tc) != CAIRO_STATUS_SUCCESS)
@@ -312,33 +406,138 @@ static bb_status draw_subtract(bb_renderer *r, cairo_t *cr,
 	return s;
 }
 
-/* A clip item: cairo's clip to the polygon (saved state, so the end item
- * restores what was there); clips do not nest. */
-static void clip_item(cairo_t *cr, const bb_draw_item *it, int *clips)
+/* 1 when the item cannot change a pixel, whatever its texels: its colour
+ * transform takes every alpha to 0, or it is a filled shape without area
+ * (all its points on one vertical or horizontal line; outlines still
+ * stroke).  e: its device extent. */
+static int item_invisible(const bb_draw_item *it, const double e[4])
 {
-	int k;
+	const bb_color_xform *c = &it->color;
 
-	if (it->kind == BB_DRAW_CLIP_END) {
-		if (*clips > 0) {
-			cairo_restore(cr);
-			(*clips)--;
+	if (fmax(c->mul.a, 0) + c->add.a <= 0)
+		return 1;
+	if (it->kind == BB_DRAW_RECT)
+		return !(clamp01(it->fill.a * c->mul.a + c->add.a) > 0);
+	return !it->outline && (e[0] == e[2] || e[1] == e[3]);
+}
+
+static void box_union(int acc[4], const int box[4])
+{
+	acc[0] = acc[2] > acc[0] ? (box[0] < acc[0] ? box[0] : acc[0]) : box[0];
+	acc[1] = acc[3] > acc[1] ? (box[1] < acc[1] ? box[1] : acc[1]) : box[1];
+	acc[2] = acc[2] > box[0] + box[2] ? acc[2] : box[0] + box[2];
+	acc[3] = acc[3] > box[1] + box[3] ? acc[3] : box[1] + box[3];
+}
+
+static int same_rgba(bb_rgba a, bb_rgba b)
+{
+	return a.r == b.r && a.g == b.g && a.b == b.b && a.a == b.a;
+}
+
+/* The renderer's canvas for a w x h frame, its last frame's pixels
+ * replaced by `clear` (only the box it drew in, when the clear colour is
+ * unchanged).  NULL when out of memory. */
+static cairo_surface_t *canvas_for(bb_renderer *r, int w, int h, bb_rgba clear)
+{
+	int *d = r->dirty, y;
+
+	if (r->canvas && (cairo_image_surface_get_width(r->canvas) != w ||
+	                  cairo_image_surface_get_height(r->canvas) != h)) {
+		cairo_surface_destroy(r->canvas);
+		r->canvas = NULL;
+	}
+	if (!r->canvas) {
+		r->canvas = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
+		if (cairo_surface_status(r->canvas) != CAIRO_STATUS_SUCCESS) {
+			cairo_surface_destroy(r->canvas);
+			r->canvas = NULL;
+			return NULL;
 		}
-		return;
+		memset(d, 0, sizeof r->dirty);
+		r->clear = (bb_rgba){ 0, 0, 0, 0 };
 	}
-	cairo_save(cr);
-	(*clips)++;
-	cairo_new_path(cr);
-	for (k = 0; k < it->nverts; k++) {
-		if (!isfinite(it->verts[k].x) || !isfinite(it->verts[k].y))
-			continue;
-		if (k == 0)
-			cairo_move_to(cr, it->verts[k].x, it->verts[k].y);
-		else
-			cairo_line_to(cr, it->verts[k].x, it->verts[k].y);
+	if (!same_rgba(clear, r->clear)) {
+		d[0] = d[1] = 0;
+		d[2] = w;
+		d[3] = h;
 	}
-	cairo_close_path(cr);
-	cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING);
-	cairo_clip(cr);
+	if (d[2] > d[0] && d[3] > d[1]) {
+		if (clear.a > 0) {
+			cairo_t *cr = cairo_create(r->canvas);
+
+			cairo_set_source_rgba(cr, clear.r, clear.g, clear.b, clear.a);
+			cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
+			cairo_rectangle(cr, d[0], d[1], d[2] - d[0], d[3] - d[1]);
+			cairo_fill(cr);
+			cairo_destroy(cr);
+		} else {
+			unsigned char *px = cairo_image_surface_get_data(r->canvas);
+			int stride = cairo_image_surface_get_stride(r->canvas);
+
+			cairo_surface_flush(r->canvas);
+			for (y = d[1]; y < d[3]; y++)
+				memset(px + (size_t)y * stride + (size_t)d[0] * 4, 0,
+				       (size_t)(d[2] - d[0]) * 4);
+			cairo_surface_mark_dirty_rectangle(r->canvas, d[0], d[1],
+			                                   d[2] - d[0], d[3] - d[1]);
+		}
+	}
+	memset(d, 0, sizeof r->dirty);
+	r->clear = clear;
+	return r->canvas;
+}
+
+/* Canvas -> out: the box the frame drew in is converted, the rest is the
+ * clear colour (any pixel outside the box holds it). */
+static void canvas_to_image(cairo_surface_t *canvas, const int d[4], bb_image *out)
+{
+	const unsigned char *px = cairo_image_surface_get_data(canvas);
+	size_t stride = (size_t)cairo_image_surface_get_stride(canvas);
+	int w = out->width, h = out->height, x, y, cx, cy;
+	uint8_t clear[4];
+	bb_image view;
+
+	cairo_surface_flush(canvas);
+	if (d[2] > d[0] && d[3] > d[1]) {
+		view.width = d[2] - d[0];
+		view.height = d[3] - d[1];
+		view.stride = out->stride;
+		view.px = bb_image_pixel(out, d[0], d[1]);
+		bb_image_from_premul_argb32(&view, px + (size_t)d[1] * stride +
+		                            (size_t)d[0] * 4, stride);
+		if (d[0] == 0 && d[1] == 0 && d[2] == w && d[3] == h)
+			return;
+	}
+	/* a pixel outside the box */
+	cx = cy = 0;
+	if (d[2] > d[0] && d[3] > d[1] && d[1] == 0) {
+		if (d[3] < h)
+			cy = h - 1;
+		else if (d[0] == 0)
+			cx = w - 1;
+	}
+	view.width = view.height = 1;
+	view.stride = 4;
+	view.px = clear;
+	bb_image_from_premul_argb32(&view, px + (size_t)cy * stride + (size_t)cx * 4,
+	                            stride);
+	for (y = 0; y < h; y++) {
+		uint8_t *row = bb_image_pixel(out, 0, y);
+		int inside = y >= d[1] && y < d[3] && d[2] > d[0];
+		int spans[2][2] = { { 0, inside ? d[0] : w }, { inside ? d[2] : w, w } };
+		int k;
+
+		for (k = 0; k < 2; k++) {
+			if (clear[0] == 0 && clear[1] == 0 && clear[2] == 0 && clear[3] == 0) {
+				if (spans[k][1] > spans[k][0])
+					memset(row + (size_t)spans[k][0] * 4, 0,
+					       (size_t)(spans[k][1] - spans[k][0]) * 4);
+				continue;
+			}
+			for (x = spans[k][0]; x < spans[k][1]; x++)
+				memcpy(row + (size_t)x * 4, clear, 4);
+		}
+	}
 }
 
 bb_status bb_render(bb_renderer *r, const bb_drawlist *dl, const bb_view *view,
@@ -347,51 +546,65 @@ bb_status bb_render(bb_renderer *r, const bb_drawlist *dl, const bb_view *view,
 	cairo_surface_t *surf;
 	cairo_t *cr;
 	double scale = view->scale > 0 ? view->scale : 1;
+	bb_rgba clear = view->background.a > 0 ? view->background
+	                                       : (bb_rgba){ 0, 0, 0, 0 };
+	const bb_draw_item *clip = NULL;   /* the clip running, if any */
 	bb_status s = BB_OK;
-	int i, clips = 0;
+	int i, cbox[4] = { 0, 0, 0, 0 };
 
-	surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, out->width,
-	                                  out->height);
-	if (cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS) {
-		cairo_surface_destroy(surf);
+	if (view->filter < BB_FILTER_DEFAULT || view->filter > BB_FILTER_BEST)
+		return bb_error_set(err, BB_ERR_USAGE, NULL, NULL,
+		                    "unknown texture filter %d", (int)view->filter);
+	r->filter = view->filter != BB_FILTER_DEFAULT ? view->filter : BB_FILTER_GOOD;
+	surf = canvas_for(r, out->width, out->height, clear);
+	if (!surf)
 		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL,
 		                    "cannot create a %dx%d canvas", out->width,
 		                    out->height);
-	}
 	cr = cairo_create(surf);
-	if (view->background.a > 0) {
-		cairo_set_source_rgba(cr, view->background.r, view->background.g,
-		                      view->background.b, view->background.a);
-		cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
-		cairo_paint(cr);
-	}
 	cairo_translate(cr, view->origin_x, view->origin_y);
 	cairo_scale(cr, scale, scale);
 	cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
 	for (i = 0; i < dl->count && s == BB_OK; i++) {
 		const bb_draw_item *it = &dl->items[i];
+		int box[4] = { 0, 0, out->width, out->height };
+		double e[4];
 
+		/* clips first: never culled, they paint nothing themselves */
 		if (it->kind == BB_DRAW_CLIP || it->kind == BB_DRAW_CLIP_END) {
-			clip_item(cr, it, &clips);
+			clip_item(cr, it, &clip, cbox);
 			continue;
 		}
+		/* culled before any cairo work: nothing it could paint shows */
+		if (item_extent(cr, it, e)) {
+			if (item_invisible(it, e) || !extent_box(cr, e, box))
+				continue;
+		} else if (it->kind != BB_DRAW_RECT && it->nverts <= 0) {
+			continue;
+		}
+		if (clip && !box_intersect(box, cbox))
+			continue;   /* wholly outside the clip */
+		box_union(r->dirty, box);
 		cairo_set_operator(cr, bb__blend_op(it->blend));
 		if (it->blend == BB_BLEND_SUBTRACT)
-			s = draw_subtract(r, cr, it, err);
+			s = draw_subtract(r, cr, it, clip, cbox, err);
 		else
 			s = draw_item(r, cr, it, err);
 	}
-	while (clips-- > 0)
+	if (clip)
 		cairo_restore(cr);
 	if (s == BB_OK && cairo_status(cr) != CAIRO_STATUS_SUCCESS)
 		s = bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "cairo: %s",
 		                 cairo_status_to_string(cairo_status(cr)));
 	cairo_destroy(cr);
-	cairo_surface_flush(surf);
-	if (s == BB_OK)
-		bb_image_from_premul_argb32(out, cairo_image_surface_get_data(surf),
-		                            (size_t)cairo_image_surface_get_stride(surf));
-	cairo_surface_destroy(surf);
+	if (s == BB_OK) {
+		canvas_to_image(surf, r->dirty, out);
+	} else {
+		/* a part-drawn frame: the next one starts from scratch */
+		r->dirty[0] = r->dirty[1] = 0;
+		r->dirty[2] = out->width;
+		r->dirty[3] = out->height;
+	}
 	return s;
 }
 

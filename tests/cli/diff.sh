@@ -17,7 +17,7 @@ mk "$T/tall.png" 8 9 fill 808080ff
 run "$BONEBAKE" diff "$T/grey.png" "$T/grey.png"
 expect_rc 0
 expect_out '^1 pair: 1 identical$'
-expect_out 'threshold 0.1, aa ignore, alpha-aware; budget: max diff pixels 0, max diff ratio 0'
+expect_out 'threshold 0.1, aa ignore, alpha-aware OKLab HyAB; budget: max diff pixels 0, max diff ratio 0'
 run "$BONEBAKE" diff -v "$T/grey.png" "$T/grey2.png"
 expect_rc 0
 expect_out 'same +grey2.png: identical'
@@ -65,7 +65,10 @@ expect_rc 1
 expect_out '36 pixels'
 run "$BONEBAKE" diff --compat pixelmatch-white "$T/white.png" "$T/clear.png"
 expect_rc 0
-expect_out 'pixelmatch-compatible'
+expect_out 'pixelmatch 8 \(OKLab HyAB\)'
+run "$BONEBAKE" diff --compat pixelmatch7-white "$T/white.png" "$T/clear.png"
+expect_rc 0
+expect_out 'pixelmatch 7 \(YIQ\)'
 
 # an anti-aliased edge shifted by half a pixel
 mk "$T/edge-a.png" 20 10 fill ffffffff rect 0 0 8 10 000000ff rect 8 0 1 10 808080ff
@@ -78,6 +81,61 @@ expect_rc 1
 expect_out '10 pixels'
 run "$BONEBAKE" diff --compat pixelmatch "$T/edge-a.png" "$T/edge-b.png"
 expect_rc 0
+
+# the metric at the default threshold: OKLab HyAB (as pixelmatch 8) sees a
+# step between near-blacks that YIQ does not (0.115 against 0.098), and
+# lets pass a desaturation of red that YIQ fails (0.085 against 0.125)
+mk "$T/black.png" 6 6 fill 000000ff
+mk "$T/shadow.png" 6 6 fill 1a1a1aff
+mk "$T/red.png" 6 6 fill e03030ff
+mk "$T/dull.png" 6 6 fill c05050ff
+run "$BONEBAKE" diff "$T/black.png" "$T/shadow.png"
+expect_rc 1
+expect_out 'max delta 0.115'
+run "$BONEBAKE" diff --compat pixelmatch "$T/black.png" "$T/shadow.png"
+expect_rc 1
+run "$BONEBAKE" diff --metric yiq "$T/black.png" "$T/shadow.png"
+expect_rc 0
+expect_out 'alpha-aware YIQ'
+run "$BONEBAKE" diff --compat pixelmatch7 "$T/black.png" "$T/shadow.png"
+expect_rc 0
+run "$BONEBAKE" diff "$T/red.png" "$T/dull.png"
+expect_rc 0
+run "$BONEBAKE" diff --metric yiq "$T/red.png" "$T/dull.png"
+expect_rc 1
+
+# the window budget: scattered single pixels pass, a moved block fails,
+# with fewer differing pixels in all
+mk "$T/plain.png" 40 40 fill ffffffff
+mk "$T/noise.png" 40 40 fill ffffffff px 2 2 000000ff px 14 2 000000ff px 26 2 000000ff \
+	px 38 2 000000ff px 2 14 000000ff px 14 14 000000ff px 26 14 000000ff px 38 14 000000ff \
+	px 2 26 000000ff px 14 26 000000ff px 26 26 000000ff px 38 26 000000ff
+mk "$T/moved.png" 40 40 fill ffffffff rect 20 20 3 3 000000ff
+run "$BONEBAKE" diff --window 8 --max-window-pixels 4 "$T/plain.png" "$T/noise.png"
+expect_rc 0
+expect_out '12 pixels .* at most 1 in a 8x8 window .*\(within budget\)'
+expect_out 'window 8; budget: .*max window pixels 4'
+run "$BONEBAKE" diff --window 8 --max-window-pixels 4 "$T/plain.png" "$T/moved.png"
+expect_rc 1
+expect_out '9 pixels .* at most 9 in a 8x8 window'
+run "$BONEBAKE" diff --window 8 --max-window-pixels 4 --max-diff-pixels 10 "$T/plain.png" "$T/noise.png"
+expect_rc 1
+run "$BONEBAKE" diff --window 8 --json - "$T/plain.png" "$T/moved.png"
+expect_rc 1
+expect_out '"window": 8, "max_window_pixels": null'
+expect_out '"window_pixels": 9'
+run "$BONEBAKE" diff --max-window-pixels 4 "$T/plain.png" "$T/moved.png"
+expect_rc 2
+expect_err 'needs --window'
+run "$BONEBAKE" diff --window 0 "$T/plain.png" "$T/moved.png"
+expect_rc 2
+run "$BONEBAKE" diff --metric lab "$T/plain.png" "$T/moved.png"
+expect_rc 2
+run "$BONEBAKE" diff --metric yiq --compat pixelmatch "$T/plain.png" "$T/moved.png"
+expect_rc 2
+run "$BONEBAKE" diff --compat pixelmatch6 "$T/plain.png" "$T/moved.png"
+expect_rc 2
+expect_err 'pixelmatch7'
 
 # size mismatch, bad input, unreadable, usage
 run "$BONEBAKE" diff "$T/grey.png" "$T/tall.png"

@@ -26,6 +26,13 @@ grep -q '"name": "creak", "kind": "event", "time": 0.5, "frame": 2' "$T/iso/open
 	fail "open: event creak not at frame 2: $(cat "$T/iso/open/frames.json")"
 checks=$((checks + 1))
 
+# info counts the frames render writes (the 30 fps default: Forge files
+# have no rate)
+run "$BONEBAKE" info "$ARM"
+expect_rc 0
+expect_out '^  open +1\.000 s +31 frames @ 30 fps +once'
+expect_out '^  idle +1\.000 s +30 frames @ 30 fps +loop'
+
 # --duration stretches one cycle; the event moves with it
 run "$BONEBAKE" render "$ARM" -o "$T/dur" --anim idle --fps 4 --duration 2 --quiet
 expect_rc 0
@@ -103,8 +110,6 @@ bad() {  # NAME JSON EXPECTED-STDERR
 clip() {  # JOINT-CLIP-LIST-JSON
 	printf '{ "joints": { "lid": { "1": [1] } }, "clips": { "c": { "loop": false, "joint_clips": { "lid": %s } } } }' "$1"
 }
-bad idx '{ "joints": { "lid": { "7": [1.0] } }, "clips": {} }' \
-	'idx.json: joints.lid\["7"\]: element 7 out of range \(4 elements\)'
 bad idx2 '{ "joints": { "lid": { "one": [1.0] } }, "clips": {} }' \
 	'idx2.json: joints.lid\["one"\]: element index "one" is not a decimal number'
 bad weight '{ "joints": { "lid": { "1": [] } }, "clips": {} }' \
@@ -125,6 +130,28 @@ bad joint "$(clip '[]' | sed 's/"lid": \[\]/"nope": []/')" \
 	'joint.json: clips.c.joint_clips.nope: unknown joint "nope"'
 bad event '{ "joints": {}, "clips": { "c": { "loop": true, "joint_clips": {}, "events": { "half": "x" } } } }' \
 	'event.json: clips.c.events.half: event time "half" is not a number'
+# an element index beyond the model: Forge never looks it up, so it is
+# ignored with one warning naming it, and the frames are the sample's
+mkdir -p "$T/past/assets/bbsample/armatures/block"
+cp -r "$A/models" "$A/textures" "$T/past/assets/bbsample/"
+python3 - "$ARM" "$T/past/assets/bbsample/armatures/block/lidbox.json" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))
+a["joints"]["lid"]["7"] = [1.0]
+a["joints"]["gem"]["12"] = [0.5]
+json.dump(a, open(sys.argv[2], "w"))
+PY
+run "$BONEBAKE" render "$T/past/assets/bbsample/armatures/block/lidbox.json" -o "$T/pastout" --fps 4 --quiet
+expect_rc 0
+expect_err '^bonebake: warning: lidbox\.json: joints\.lid\["7"\]: element 7 out of range \(4 elements\); ignored, as Forge does$'
+expect_err 'joints\.gem\["12"\]: element 12 out of range \(4 elements\); ignored'
+[ "$(printf '%s\n' "$err" | grep -c warning)" -eq 2 ] || fail "expected two warnings: $err"
+for f in "$T/iso/open/"*.png "$T/iso/idle/"*.png; do
+	g="$T/pastout/$(basename "$(dirname "$f")")/$(basename "$f")"
+	cmp -s "$f" "$g" || fail "out-of-range index: $g differs from the sample's"
+done
+checks=$((checks + 2))
+
 # one sample in a non-looping clip: a warning, held constant
 mkdir -p "$T/one/assets/bbsample/armatures/block"
 cp -r "$A/models" "$A/textures" "$T/one/assets/bbsample/"

@@ -2,6 +2,9 @@
 #   $BONEBAKE        the binary under test
 #   $T               a fresh temporary folder, removed on exit
 #   $SAMPLES         the source tree's samples/
+#   $SHARED          ../shared (the corpus, the oracle): $BB_SHARED when set
+#                    (scripts/test exports it, so `make distcheck` finds it),
+#                    else $top_srcdir/../shared
 #   run CMD...       runs CMD, capturing $out (stdout), $err (stderr), $rc
 #   expect_rc N      fails unless the last run exited N
 #   expect_err RE    fails unless stderr matches the extended regex RE
@@ -9,19 +12,34 @@
 #   expect_absent P  fails if path P exists
 #   fail MSG         prints MSG and exits 1
 #   skip MSG         prints MSG and exits 77
+#   need_shared P M  skips (M) when path P is absent, or fails when $CI is
+#                    set: CI always has ../shared, so a missing one is a
+#                    broken checkout, not a reason to pass
+#   unavailable MSG  a tool the test needs is missing: skip, but fail when
+#                    CI is set (scripts/test installs what tests need, so
+#                    in CI a missing tool is a defect, not a reason)
 # A test ends with `pass` (prints the count of checks).
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
 : "${BONEBAKE:=$top_builddir/src/bonebake}"
 SAMPLES="$top_srcdir/samples"
-SHARED="$top_srcdir/../shared"
+SHARED="${BB_SHARED:-$top_srcdir/../shared}"
 T=$(mktemp -d "${TMPDIR:-/tmp}/bbcli.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 checks=0
 
 fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
 skip() { printf 'SKIP: %s\n' "$*"; exit 77; }
+need_shared() {
+	[ -e "$1" ] && return 0
+	[ -n "${CI:-}" ] && fail "$2, and CI is set (CI always has ../shared; set BB_SHARED or BB_CORPUS)"
+	skip "$2"
+}
+unavailable() {
+	[ -z "${CI:-}" ] || fail "$* (CI is set: this test must run)"
+	skip "$*"
+}
 run() {
 	"$@" >"$T/.out" 2>"$T/.err"
 	rc=$?

@@ -22,6 +22,7 @@ usage '--padding wants a whole number' "$T/in" -o "$T/u" --padding -1
 usage '--max-size wants N or WxH' "$T/in" -o "$T/u" --max-size 0
 usage "unknown --format 'xml'" "$T/in" -o "$T/u" --format json,xml
 usage 'godot cannot show rotated sprites' "$T/in" -o "$T/u" --rotate --format godot
+usage 'phaser3 cannot show rotated sprites' "$T/in" -o "$T/u" --rotate --format phaser3
 usage 'opposite directions' "$T/in" -o "$T/u" --rotate --format libgdx,json
 usage 'choose one' "$T/in" -o "$T/u" --format json,json-array
 usage 'unknown option' "$T/in" -o "$T/u" --no-such-option

@@ -94,6 +94,64 @@ for c in info render pose; do
 	expect_rc 0
 	expect_out "usage: bonebake $c"
 done
+# progress: nothing on a non-terminal stderr by default; --progress json
+# gives one object per line ending at done == total (the frames of every
+# animation of the run: walk 24 + attack 16 at 30 fps, attack plays once); --progress line
+# forces the rewritten line; --quiet silences both
+run "$BONEBAKE" render "$H" -o "$T/p" --anim walk --anim attack
+expect_rc 0
+[ -z "$err" ] || fail "progress on a non-terminal stderr: $err"
+checks=$((checks + 1))
+run "$BONEBAKE" render "$H" -o "$T/p" --anim walk --anim attack --progress json
+expect_rc 0
+printf '%s\n' "$err" | python3 -c '
+import json, sys
+ev = [json.loads(l) for l in sys.stdin if l.strip()]
+assert ev, "no events"
+assert all(e["progress"] == "render" and e["total"] == 40 for e in ev), ev
+assert ev[0]["done"] == 0 and ev[-1]["done"] == 40, ev
+assert [e["done"] for e in ev] == sorted(e["done"] for e in ev), ev
+' || fail "--progress json: $err"
+checks=$((checks + 1))
+run "$BONEBAKE" render "$H" -o "$T/p" --anim walk --progress line
+expect_rc 0
+expect_err 'render 24/24 frames \(100%\)'
+run "$BONEBAKE" render "$H" -o "$T/p" --anim walk --progress json --quiet
+expect_rc 0
+[ -z "$err" ] || fail "--quiet still printed: $err"
+checks=$((checks + 1))
+run "$BONEBAKE" render "$H" -o "$T/p" --anim walk --progress sometimes
+expect_rc 2
+expect_err "--progress takes auto, line, json or none"
+# nothing is dropped: 500 animations all render (and pack), a name with
+# a leading dot is written without it being hidden
+python3 - "$T/many.json" <<'PY'
+import json, sys
+anims = [{"name": "a%03d" % i, "duration": 0.1, "loop": False,
+          "bones": {"b": [{"time": 0, "x": i}]}} for i in range(498)]
+anims += [{"name": ".old-walk", "duration": 0.1, "bones": {}},
+          {"name": "..", "duration": 0.1, "bones": {}}]
+json.dump({"format": "bonebake-skeleton", "version": 1, "fps": 10,
+           "bones": [{"name": "b", "attachments": {"front": {"width": 4, "height": 4,
+                      "color": [255, 0, 0, 255]}}}],
+           "animations": anims}, open(sys.argv[1], "w"))
+PY
+run "$BONEBAKE" render "$T/many.json" -o "$T/many" --quiet
+expect_rc 0
+[ "$(ls "$T/many" | wc -l)" -eq 500 ] || fail "500 animations: $(ls "$T/many" | wc -l) folders"
+[ -f "$T/many/_old-walk/_old-walk_0000.png" ] && [ -f "$T/many/_./_._0000.png" ] &&
+	[ -f "$T/many/a497/a497_0001.png" ] || fail "dot names: $(ls "$T/many" | tail -3)"
+checks=$((checks + 2))
+run "$BONEBAKE" sheet "$T/many.json" -o "$T/many-sheet" --quiet --multipack
+expect_rc 0
+python3 -c '
+import glob, json, sys
+names = set()
+for f in glob.glob(sys.argv[1] + "/sheet*.json"):
+    names |= set(json.load(open(f)).get("animations", {}))
+assert len(names) == 500 and "_old-walk" in names, sorted(names)[-5:]
+' "$T/many-sheet" || fail "the sheet lost animations"
+checks=$((checks + 1))
 run "$BONEBAKE" --help
 expect_rc 0
 pass

@@ -6,6 +6,7 @@
 cd "$top_srcdir" || fail "no source tree"
 for f in samples/humanoid.json samples/slime.json samples/snake.json \
 	samples/dragonbones/rig_ske.json samples/dragonbones/mesh_ske.json \
+	samples/dragonbones/old_ske.json \
 	samples/cocos/lamp.ExportJson samples/cocos/bird.xml \
 	samples/ssajson/demo.json samples/spine/keeper.json \
 	samples/forge/assets/bbsample/armatures/block/lidbox.json; do

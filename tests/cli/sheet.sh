@@ -50,6 +50,11 @@ expect_absent "$T/big"
 run "$BONEBAKE" sheet "$H" -o "$T/bad" --anim nope
 expect_rc 2
 expect_absent "$T/bad"
+# a usage error names the command that was run
+run "$BONEBAKE" sheet "$H" -o "$T/bad" --canvas native --size 10x10
+expect_rc 2
+expect_err '^bonebake sheet: --canvas native and --size exclude each other'
+expect_absent "$T/bad"
 run "$BONEBAKE" sheet --help
 expect_rc 0
 expect_out 'usage: bonebake sheet'

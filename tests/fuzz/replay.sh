@@ -13,5 +13,8 @@ printf 'forge: %s\n' "$out"
 out=$("$top_builddir/tests/fuzz/fuzz-spine" "$top_srcdir/tests/fuzz/corpus/spine" 2>&1) ||
 	fail "spine fuzz replay failed: $out"
 printf 'spine: %s\n' "$out"
+out=$("$top_builddir/tests/fuzz/fuzz-png" "$top_srcdir/samples" \
+	"$top_srcdir/tests/ref/images" 2>&1) || fail "png fuzz replay failed: $out"
+printf 'png: %s\n' "$out"
 checks=3
 pass

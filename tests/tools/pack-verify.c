@@ -5,7 +5,7 @@
  * frame out of the page PNG named by meta.image (turned back clockwise
  * when "rotated"), pastes it at spriteSourceSize.x/y into a transparent
  * sourceSize canvas, and compares that with the PNG file of the same name
- * (FRAME.png whose base name without .png is the frame's name) pixel for
+ * (the FRAME.png whose path ends in the frame's name + .png) pixel for
  * pixel.  Every frame file must be in the sheet and every sheet frame must
  * have a file.  Prints a summary; exits 0 when all match, 1 otherwise,
  * 2 on bad usage. */
@@ -33,18 +33,21 @@ static int geti(json_t *o, const char *k)
 	return (int)json_integer_value(json_object_get(o, k));
 }
 
-/* Index of the frame file called name (base name without .png), or -1. */
+/* Index of the frame file called name: its path ends in "/NAME.png" (or is
+ * NAME.png); `pack` names frames by their path relative to the packed
+ * folder ("walk/walk_0000"), `sheet` and loose files by the base name. */
 static int find_file(char **files, int n, const char *name)
 {
+	size_t nl = strlen(name);
 	int i;
 
 	for (i = 0; i < n; i++) {
-		const char *b = strrchr(files[i], '/') ? strrchr(files[i], '/') + 1
-		                                        : files[i];
-		size_t len = strlen(b);
+		size_t len = strlen(files[i]);
+		const char *tail = files[i] + len - (nl + 4);
 
-		if (len == strlen(name) + 4 && strncmp(b, name, len - 4) == 0 &&
-		    strcmp(b + len - 4, ".png") == 0)
+		if (len >= nl + 4 && strncmp(tail, name, nl) == 0 &&
+		    strcmp(tail + nl, ".png") == 0 &&
+		    (tail == files[i] || tail[-1] == '/'))
 			return i;
 	}
 	return -1;

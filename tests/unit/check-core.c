@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -171,6 +172,33 @@ START_TEST(parse_colors)
 }
 END_TEST
 
+static void *names_thread(void *arg)
+{
+	*(const char *const **)arg = bb_loader_names();
+	return NULL;
+}
+
+START_TEST(loader_names_from_threads)
+{
+	/* every thread gets the same, complete, NULL-terminated table */
+	const char *const *got[4];
+	pthread_t th[4];
+	int i, k;
+
+	for (i = 0; i < 4; i++)
+		ck_assert_int_eq(pthread_create(&th[i], NULL, names_thread, &got[i]), 0);
+	for (i = 0; i < 4; i++)
+		pthread_join(th[i], NULL);
+	for (i = 0; i < 4; i++) {
+		ck_assert_ptr_eq(got[i], got[0]);
+		for (k = 0; got[i][k]; k++)
+			;
+		ck_assert_int_ge(k, 6);
+		ck_assert_str_eq(got[i][0], "bonebake-skeleton");
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("core");
@@ -184,6 +212,7 @@ int main(void)
 	tcase_add_test(tc, png_round_trip_deterministic);
 	tcase_add_test(tc, image_limits);
 	tcase_add_test(tc, parse_colors);
+	tcase_add_test(tc, loader_names_from_threads);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

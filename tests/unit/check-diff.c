@@ -140,12 +140,26 @@ START_TEST(test_black_white)
 	bb_diff_options o = { 0 };
 	bb_diff_result r = compare(a, b, NULL);
 
-	/* 35215 is the largest distance of any pair; black/white is 0.966 */
+	/* OKLab HyAB: black against white is 1 (the scale's unit; other
+	 * pairs, black against yellow, lie further apart) */
+	ck_assert_int_eq(r.diff_pixels, 16);
+	ck_assert(fabs(r.max_delta - 1.0) < 1e-6);
+	o.threshold_set = 1;
+	o.threshold = 0.999;
+	ck_assert_int_eq(compare(a, b, &o).diff_pixels, 16);
+	/* YIQ: 35215 is the largest distance of any pair; black/white 0.966 */
+	o.metric = BB_DIFF_METRIC_YIQ;
+	o.threshold = 0.9;
+	r = compare(a, b, &o);
 	ck_assert_int_eq(r.diff_pixels, 16);
 	ck_assert(fabs(r.max_delta - 0.966) < 1e-3);
-	o.threshold_set = 1;
-	o.threshold = 1.0;
+	o.threshold = 0.97;
 	ck_assert_int_eq(compare(a, b, &o).diff_pixels, 0);
+	/* pixelmatch 8 counts them at its default threshold */
+	o.metric = BB_DIFF_METRIC_DEFAULT;
+	o.compat = BB_DIFF_COMPAT_PIXELMATCH;
+	o.threshold_set = 0;
+	ck_assert_int_eq(compare(a, b, &o).diff_pixels, 16);
 	bb_image_free(a);
 	bb_image_free(b);
 }
@@ -171,7 +185,7 @@ START_TEST(test_aa_edge_half_pixel)
 	ck_assert_int_eq(r.box.h, 10);
 	/* the same in pixelmatch mode (opaque pixels: same arithmetic) */
 	o.aa = BB_DIFF_AA_IGNORE;
-	o.compat_pixelmatch = 1;
+	o.compat = BB_DIFF_COMPAT_PIXELMATCH7;
 	ck_assert_int_eq(compare(a, b, &o).diff_pixels, 0);
 	bb_image_free(a);
 	bb_image_free(b);
@@ -205,7 +219,7 @@ START_TEST(test_alpha_only)
 	ck_assert_int_eq(r.diff_pixels, 1);
 	ck_assert(r.max_delta > 0.4);
 	/* pixelmatch with checkerboard: false blends on white and hides it */
-	o.compat_pixelmatch = 1;
+	o.compat = BB_DIFF_COMPAT_PIXELMATCH7;
 	o.compat_white_bg = 1;
 	ck_assert_int_eq(compare(a, b, &o).diff_pixels, 0);
 	bb_image_free(a);
@@ -233,8 +247,12 @@ START_TEST(test_transparent_vs_white)
 
 	r = compare(a, b, NULL);
 	ck_assert_int_eq(r.diff_pixels, 25);
-	ck_assert(fabs(r.max_delta - 0.966) < 1e-3);
-	o.compat_pixelmatch = 1;
+	ck_assert(fabs(r.max_delta - 1.0) < 1e-6);
+	/* pixelmatch 8 on white hides it too */
+	o.compat = BB_DIFF_COMPAT_PIXELMATCH;
+	o.compat_white_bg = 1;
+	ck_assert_int_eq(compare(a, b, &o).diff_pixels, 0);
+	o.compat = BB_DIFF_COMPAT_PIXELMATCH7;
 	o.compat_white_bg = 1;
 	ck_assert_int_eq(compare(a, b, &o).diff_pixels, 0);
 	/* pixelmatch 7's default backdrop pattern does see it */
@@ -336,6 +354,22 @@ START_TEST(test_budgets)
 	ck_assert(!bb_diff_within_budget(&b, &r));
 	b.max_ratio = 0.5;
 	ck_assert(bb_diff_within_budget(&b, &r));
+	/* a window limit alone: the totals no longer apply */
+	memset(&b, 0, sizeof b);
+	r.diff_pixels = 500;
+	r.diff_ratio = 0.5;
+	r.window = 8;
+	r.window_pixels = 4;
+	b.max_window_set = 1;
+	b.max_window_pixels = 4;
+	ck_assert(bb_diff_within_budget(&b, &r));
+	r.window_pixels = 5;
+	ck_assert(!bb_diff_within_budget(&b, &r));
+	/* with a total limit as well, both apply */
+	r.window_pixels = 4;
+	b.max_pixels_set = 1;
+	b.max_pixels = 100;
+	ck_assert(!bb_diff_within_budget(&b, &r));
 }
 END_TEST
 
@@ -381,6 +415,15 @@ START_TEST(test_bad_options)
 	o.threshold = 0.2;
 	o.n_ignore = 1;
 	o.ignore[0].w = -1;
+	ck_assert_int_eq(bb_diff_images(a, b, &o, &r, NULL, &err), BB_ERR_USAGE);
+	o.n_ignore = 0;
+	o.window = -1;
+	ck_assert_int_eq(bb_diff_images(a, b, &o, &r, NULL, &err), BB_ERR_USAGE);
+	o.window = 0;
+	o.compat = (bb_diff_compat)7;
+	ck_assert_int_eq(bb_diff_images(a, b, &o, &r, NULL, &err), BB_ERR_USAGE);
+	o.compat = BB_DIFF_COMPAT_NONE;
+	o.metric = (bb_diff_metric)9;
 	ck_assert_int_eq(bb_diff_images(a, b, &o, &r, NULL, &err), BB_ERR_USAGE);
 	ck_assert(bb_diff_threshold(NULL) == 0.1);
 	bb_image_free(a);
@@ -519,13 +562,163 @@ START_TEST(test_png_size)
 	};
 	int w = 0, h = 0;
 
-	ck_assert(bb_diff_png_size(hdr, sizeof hdr, &w, &h));
+	ck_assert(bb_png_size(hdr, sizeof hdr, &w, &h));
 	ck_assert_int_eq(w, 256);
 	ck_assert_int_eq(h, 3);
-	ck_assert(!bb_diff_png_size(hdr, 20, &w, &h));
-	ck_assert(!bb_diff_png_size("GIF89a", 6, &w, &h));
+	ck_assert(!bb_png_size(hdr, 20, &w, &h));
+	ck_assert(!bb_png_size("GIF89a", 6, &w, &h));
 }
 END_TEST
+
+
+/* The most set pixels of `marks` (w x h, 1 where b differs) in any s x s
+ * square, counted naively. */
+static long long window_naive(const uint8_t *marks, int w, int h, int s)
+{
+	long long best = 0, n;
+	int x0, y0, x, y;
+
+	for (y0 = 0; y0 + s <= h; y0++)
+		for (x0 = 0; x0 + s <= w; x0++) {
+			n = 0;
+			for (y = y0; y < y0 + s; y++)
+				for (x = x0; x < x0 + s; x++)
+					n += marks[y * w + x];
+			if (n > best)
+				best = n;
+		}
+	return best;
+}
+
+START_TEST(test_window_scattered_vs_block)
+{
+	/* 16 isolated dark pixels 10 apart (noise) against a 5x5 block (a
+	 * moved part) with fewer pixels changed in total than the noise +
+	 * block image */
+	bb_image *a = solid(48, 40, grey(255)), *noise = bb_image_dup(a);
+	bb_image *block = bb_image_dup(a);
+	bb_diff_options o = { 0 };
+	bb_diff_budget bud = { 0 };
+	bb_diff_result r;
+	int x, y;
+
+	for (y = 2; y < 40; y += 10)
+		for (x = 3; x < 48; x += 12)
+			set_px(noise, x, y, grey(0));
+	for (y = 20; y < 25; y++)
+		for (x = 30; x < 35; x++)
+			set_px(block, x, y, grey(0));
+	o.window = 8;
+	bud.max_window_set = 1;
+	bud.max_window_pixels = 4;
+	r = compare(a, noise, &o);
+	ck_assert_int_eq(r.diff_pixels, 16);
+	ck_assert_int_eq(r.window, 8);
+	ck_assert_int_eq(r.window_pixels, 1);
+	ck_assert(bb_diff_within_budget(&bud, &r));
+	r = compare(a, block, &o);
+	ck_assert_int_eq(r.window_pixels, 25);
+	ck_assert(!bb_diff_within_budget(&bud, &r));
+	/* a window of 3 holds 9 of the block */
+	o.window = 3;
+	ck_assert_int_eq(compare(a, block, &o).window_pixels, 9);
+	/* the side is clamped to the smaller image side: the whole image */
+	o.window = 1000;
+	r = compare(a, noise, &o);
+	ck_assert_int_eq(r.window, 40);
+	ck_assert_int_eq(r.window_pixels, 16);
+	/* ignored pixels are not counted */
+	o.window = 8;
+	o.n_ignore = 1;
+	o.ignore[0] = (bb_diff_rect){ 32, 22, 10, 10 };
+	ck_assert_int_eq(compare(a, block, &o).window_pixels, 25 - 9);
+	/* no window asked: none measured */
+	o.window = 0;
+	o.n_ignore = 0;
+	r = compare(a, block, &o);
+	ck_assert_int_eq(r.window, 0);
+	ck_assert_int_eq(r.window_pixels, 0);
+	bb_image_free(a);
+	bb_image_free(noise);
+	bb_image_free(block);
+}
+END_TEST
+
+START_TEST(test_window_matches_naive)
+{
+	/* random changes, every one counted (threshold 0, AA counted): the
+	 * window measure equals a naive count for several sides and thread
+	 * counts */
+	const int w = 61, h = 47;
+	bb_image *a = solid(w, h, grey(200)), *b = bb_image_dup(a);
+	uint8_t marks[61 * 47];
+	unsigned seed = 12345;
+	bb_diff_options o = { 0 };
+	int i, s, x, y;
+
+	memset(marks, 0, sizeof marks);
+	for (i = 0; i < 400; i++) {
+		seed = seed * 1103515245u + 12345u;
+		x = (int)((seed >> 8) % (unsigned)w);
+		seed = seed * 1103515245u + 12345u;
+		y = (int)((seed >> 8) % (unsigned)h);
+		/* denser in one corner */
+		if (i % 3 == 0) {
+			x /= 3;
+			y /= 3;
+		}
+		set_px(b, x, y, grey(10));
+		marks[y * w + x] = 1;
+	}
+	o.threshold_set = 1;
+	o.threshold = 0;
+	o.aa = BB_DIFF_AA_COUNT;
+	for (s = 1; s <= 50; s += 7) {
+		bb_diff_result r;
+		long long want = window_naive(marks, w, h, s < h ? s : h);
+
+		o.window = s;
+		o.threads = 1;
+		r = compare(a, b, &o);
+		ck_assert_int_eq(r.window_pixels, want);
+		o.threads = 4;
+		ck_assert_int_eq(compare(a, b, &o).window_pixels, want);
+		o.compat = BB_DIFF_COMPAT_PIXELMATCH;
+		ck_assert_int_eq(compare(a, b, &o).window_pixels, want);
+		o.compat = BB_DIFF_COMPAT_NONE;
+	}
+	bb_image_free(a);
+	bb_image_free(b);
+}
+END_TEST
+
+START_TEST(test_window_threads)
+{
+	/* bands of a large image: the same window count whatever the threads */
+	bb_image *a = solid(1024, 700, grey(90)), *b = bb_image_dup(a);
+	bb_diff_options o = { 0 };
+	bb_diff_result r1, r4;
+	int x, y;
+
+	/* a cluster across the band boundaries at y = 350 and y = 175 */
+	for (y = 170; y < 180; y++)
+		for (x = 500; x < 506; x++)
+			set_px(b, x, y, grey(250));
+	for (y = 345; y < 356; y += 2)
+		for (x = 10; x < 20; x += 2)
+			set_px(b, x, y, grey(250));
+	o.window = 12;
+	r1 = compare(a, b, &o);
+	o.threads = 4;
+	r4 = compare(a, b, &o);
+	ck_assert_int_eq(r1.window_pixels, r4.window_pixels);
+	ck_assert_int_eq(r1.diff_pixels, r4.diff_pixels);
+	ck_assert_int_ge(r1.window_pixels, 30);
+	bb_image_free(a);
+	bb_image_free(b);
+}
+END_TEST
+
 
 static Suite *diff_suite(void)
 {
@@ -550,6 +743,9 @@ static Suite *diff_suite(void)
 	tcase_add_test(tc, test_threads_same_result);
 	tcase_add_test(tc, test_files);
 	tcase_add_test(tc, test_png_size);
+	tcase_add_test(tc, test_window_scattered_vs_block);
+	tcase_add_test(tc, test_window_matches_naive);
+	tcase_add_test(tc, test_window_threads);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -308,7 +308,8 @@ START_TEST(phaser3_multiatlas_round_trip)
 	const char *t;
 
 	mfix_init(&f);
-	files = encode(&f, BB_SHEET_PHASER3, BB_PACK_ROTATE_CW, 1);
+	/* Phaser 3 does not read "rotated": its sheets are packed upright */
+	files = encode(&f, BB_SHEET_PHASER3, BB_PACK_ROTATE_NONE, 1);
 	t = text(files, "atlas.multiatlas.json");
 	root = json_loads(t, 0, &je);
 	free((void *)t);
@@ -520,6 +521,69 @@ typedef struct tres_sub {
 	int page, region[4], margin[4];
 } tres_sub;
 
+/* Names with folders ('/') and the characters each format must escape:
+ * JSON and Godot escape quotes, backslashes and control characters,
+ * the plist escapes XML's specials and refuses control characters it
+ * cannot write, libGDX keeps '/' and refuses ':'. */
+START_TEST(names_with_folders_and_escapes)
+{
+	bb_image *img = fx_frame(8, 8, 7, 1, 1, 6, 6);
+	bb_pack_anim an = { "fx/a\"b\\c\td", 12, 1, NULL, 0 };
+	bb_pack_input in[2] = {
+		{ img, "fx/a\"b\\c\td/f_0000", 0, 0, 0, 0, 0, 0 },
+		{ img, "icons/<&>", -1, 0, 0, 0, 0, 0 },
+	};
+	bb_pack_options o = { .no_dedupe = 1 };
+	bb_sheet_write_options w = { .formats = 1u << BB_SHEET_JSON_HASH |
+	                                        1u << BB_SHEET_GODOT |
+	                                        1u << BB_SHEET_LIBGDX |
+	                                        1u << BB_SHEET_COCOS2D };
+	bb_sheet *s = NULL;
+	bb_sheet_files *files = NULL;
+	const bb_sheet_file *f;
+	json_t *root, *frames;
+	json_error_t je;
+	char *text;
+	bb_error err;
+
+	ck_assert_int_eq(bb_pack_frames(in, 2, &an, 1, &o, &s, &err), BB_OK);
+	ck_assert_msg(bb_sheet_encode(s, &w, &files, &err) == BB_OK, "%s", err.message);
+	f = bb_sheet_files_find(files, "sheet.json");
+	root = json_loadb(f->data, f->size, 0, &je);
+	ck_assert_ptr_nonnull(root);
+	frames = json_object_get(root, "frames");
+	ck_assert_ptr_nonnull(json_object_get(frames, "fx/a\"b\\c\td/f_0000"));
+	ck_assert_ptr_nonnull(json_object_get(frames, "icons/<&>"));
+	ck_assert_ptr_nonnull(json_object_get(json_object_get(root, "animations"),
+	                                      "fx/a\"b\\c\td"));
+	json_decref(root);
+	f = bb_sheet_files_find(files, "sheet.tres");
+	text = strndup(f->data, f->size);
+	ck_assert_ptr_nonnull(strstr(text, "\"name\": &\"fx/a\\\"b\\\\c\\td\""));
+	free(text);
+	f = bb_sheet_files_find(files, "sheet.plist");
+	text = strndup(f->data, f->size);
+	ck_assert_ptr_nonnull(strstr(text, "<key>icons/&lt;&amp;&gt;</key>"));
+	free(text);
+	f = bb_sheet_files_find(files, "sheet.atlas");
+	text = strndup(f->data, f->size);
+	ck_assert_ptr_nonnull(strstr(text, "\nicons/<&>\nbounds:"));
+	free(text);
+	bb_sheet_files_free(files);
+	files = NULL;
+	/* a control character a plist cannot hold: refused, naming it */
+	w.formats = 1u << BB_SHEET_COCOS2D;
+	in[1].name = "icons/bell\a";
+	bb_sheet_free(s);
+	ck_assert_int_eq(bb_pack_frames(in, 2, &an, 1, &o, &s, &err), BB_OK);
+	ck_assert_int_eq(bb_sheet_encode(s, &w, &files, &err), BB_ERR_USAGE);
+	ck_assert_ptr_nonnull(strstr(err.message, "control characters"));
+	ck_assert_ptr_null(files);
+	bb_sheet_free(s);
+	bb_image_free(img);
+}
+END_TEST
+
 START_TEST(godot_tres_round_trip)
 {
 	mfix f;
@@ -640,6 +704,7 @@ int main(void)
 	tcase_add_test(tc, libgdx_atlas_round_trip);
 	tcase_add_test(tc, cocos2d_plist_round_trip);
 	tcase_add_test(tc, godot_tres_round_trip);
+	tcase_add_test(tc, names_with_folders_and_escapes);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -522,6 +522,91 @@ START_TEST(frames_same_whatever_the_input_order)
 }
 END_TEST
 
+/* Threads for trimming, drawing pages and encoding them change nothing:
+ * the sheet and every file are the same with 1, 2 and 7 threads. */
+START_TEST(frames_same_whatever_the_threads)
+{
+	static const int threads[] = { 0, 2, 7 };
+	fixture f;
+	bb_sheet_files *files[3];
+	bb_error err;
+	size_t k, i;
+
+	fixture_init(&f);
+	for (k = 0; k < 3; k++) {
+		bb_pack_options o = { .rotation = BB_PACK_ROTATE_CW, .bleed = 1,
+		                      .extrude = 1, .threads = threads[k],
+		                      .layout = { .max_width = 48, .max_height = 48,
+		                                  .multipack = 1, .padding = 1 } };
+		bb_sheet_write_options w = { .formats = 1u << BB_SHEET_JSON_HASH |
+		                                        1u << BB_SHEET_COCOS2D,
+		                             .threads = threads[k] };
+		bb_sheet *s = NULL;
+
+		ck_assert_msg(bb_pack_frames(f.in, NF, f.anims, 2, &o, &s, &err) ==
+		              BB_OK, "%s", err.message);
+		ck_assert_uint_gt(s->n_pages, 1);
+		ck_assert_int_eq(bb_sheet_encode(s, &w, &files[k], &err), BB_OK);
+		bb_sheet_free(s);
+	}
+	for (k = 1; k < 3; k++) {
+		ck_assert_uint_eq(files[k]->n, files[0]->n);
+		for (i = 0; i < files[0]->n; i++) {
+			ck_assert_str_eq(files[k]->files[i].name, files[0]->files[i].name);
+			ck_assert_uint_eq(files[k]->files[i].size, files[0]->files[i].size);
+			ck_assert_int_eq(memcmp(files[k]->files[i].data,
+			                        files[0]->files[i].data,
+			                        files[0]->files[i].size), 0);
+		}
+	}
+	for (k = 0; k < 3; k++)
+		bb_sheet_files_free(files[k]);
+	fixture_free(&f);
+}
+END_TEST
+
+/* Pages are PNGs at BB_PNG_LEVEL_SHEETS unless asked otherwise; another
+ * level gives other bytes, the same pixels; a bad level is refused. */
+START_TEST(encode_png_level)
+{
+	fixture f;
+	bb_sheet *s = NULL;
+	bb_sheet_files *a = NULL, *b = NULL, *c = NULL;
+	bb_sheet_write_options w = { 0 };
+	bb_image *pa, *pb;
+	bb_error err;
+	void *ref;
+	size_t nref;
+
+	fixture_init(&f);
+	ck_assert_int_eq(bb_pack_frames(f.in, NF, f.anims, 2, NULL, &s, &err), BB_OK);
+	ck_assert_int_eq(bb_sheet_encode(s, &w, &a, &err), BB_OK);
+	ck_assert_int_eq(bb_png_encode_opts(s->pages[0], &(bb_png_options){
+	                         BB_PNG_LEVEL_SHEETS, 1, BB_PNG_FILTER_DEFAULT },
+	                                    &ref, &nref, &err), BB_OK);
+	ck_assert_uint_eq(a->files[0].size, nref);
+	ck_assert_int_eq(memcmp(a->files[0].data, ref, nref), 0);
+	w.png = (bb_png_options){ 0, 1, BB_PNG_FILTER_DEFAULT };
+	ck_assert_int_eq(bb_sheet_encode(s, &w, &b, &err), BB_OK);
+	ck_assert_uint_gt(b->files[0].size, a->files[0].size);
+	ck_assert_int_eq(bb_png_read_mem(a->files[0].data, a->files[0].size, "a",
+	                                 &pa, &err), BB_OK);
+	ck_assert_int_eq(bb_png_read_mem(b->files[0].data, b->files[0].size, "b",
+	                                 &pb, &err), BB_OK);
+	ck_assert(fx_same(pa, pb));
+	w.png.level = BB_PNG_LEVEL_MAX + 1;
+	ck_assert_int_eq(bb_sheet_encode(s, &w, &c, &err), BB_ERR_USAGE);
+	ck_assert_ptr_null(c);
+	bb_image_free(pa);
+	bb_image_free(pb);
+	free(ref);
+	bb_sheet_files_free(a);
+	bb_sheet_files_free(b);
+	bb_sheet_free(s);
+	fixture_free(&f);
+}
+END_TEST
+
 START_TEST(frames_bleed_and_premultiply)
 {
 	bb_image *img = fx_frame(20, 20, 3, 4, 4, 15, 15);
@@ -614,13 +699,15 @@ START_TEST(encode_checks_formats)
 	ck_assert_int_eq(bb_sheet_encode(s, &w, &files, &err), BB_ERR_USAGE);
 	w = (bb_sheet_write_options){ .name = "a/b" };
 	ck_assert_int_eq(bb_sheet_encode(s, &w, &files, &err), BB_ERR_USAGE);
+	/* Phaser 3 cannot show rotated sprites (no release reads "rotated") */
+	w = (bb_sheet_write_options){ .name = "hero", .formats = 1u << BB_SHEET_PHASER3 };
+	ck_assert_int_eq(bb_sheet_encode(s, &w, &files, &err), BB_ERR_USAGE);
 	w = (bb_sheet_write_options){ .name = "hero", .formats =
-	      1u << BB_SHEET_JSON_HASH | 1u << BB_SHEET_PHASER3 | 1u << BB_SHEET_COCOS2D };
+	      1u << BB_SHEET_JSON_HASH | 1u << BB_SHEET_COCOS2D };
 	ck_assert_int_eq(bb_sheet_encode(s, &w, &files, &err), BB_OK);
-	ck_assert_uint_eq(files->n, 4);
+	ck_assert_uint_eq(files->n, 3);
 	ck_assert_str_eq(files->files[0].name, "hero.png");
 	ck_assert_ptr_nonnull(bb_sheet_files_find(files, "hero.json"));
-	ck_assert_ptr_nonnull(bb_sheet_files_find(files, "hero.multiatlas.json"));
 	ck_assert_ptr_nonnull(bb_sheet_files_find(files, "hero.plist"));
 	bb_sheet_files_free(files);
 	bb_sheet_free(s);
@@ -677,6 +764,8 @@ int main(void)
 	tcase_add_test(tc, frames_dedupe);
 	tcase_add_test(tc, frames_extrude_repeats_edges);
 	tcase_add_test(tc, frames_same_whatever_the_input_order);
+	tcase_add_test(tc, frames_same_whatever_the_threads);
+	tcase_add_test(tc, encode_png_level);
 	tcase_add_test(tc, frames_bleed_and_premultiply);
 	tcase_add_test(tc, frames_bad_input);
 	tcase_add_test(tc, encode_checks_formats);

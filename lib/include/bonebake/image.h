@@ -22,8 +22,10 @@ typedef struct bb_image {
 	uint8_t *px;       /* owned by the image */
 } bb_image;
 
-/* Largest side accepted by bb_image_new and the PNG reader. */
-enum { BB_IMAGE_MAX_SIDE = 32768 };
+/* Largest side accepted by bb_image_new and the PNG reader, and the
+ * default limit on a decoded PNG's pixels (64 Mpx, 256 MiB of RGBA:
+ * 8192 x 8192), checked from its header before anything is decoded. */
+enum { BB_IMAGE_MAX_SIDE = 32768, BB_IMAGE_MAX_PIXELS = 1 << 26 };
 
 /* Returns a new transparent image (all bytes 0); free with bb_image_free.
  * Fails with BB_ERR_LIMIT for sides <= 0 or > BB_IMAGE_MAX_SIDE,
@@ -49,21 +51,86 @@ bb_status bb_png_read(const char *path, bb_image **out, bb_error *err);
 bb_status bb_png_read_mem(const void *data, size_t size, const char *name,
                           bb_image **out, bb_error *err);
 
-/* Writes img as an 8-bit RGBA PNG with fixed settings (no time chunk, no
- * gamma, fixed zlib level), so the same pixels always give the same bytes.
- * Written to a temporary name in the same folder and renamed into place:
- * a failure leaves nothing at `path`.  Thread-safe. */
-bb_status bb_png_write(const char *path, const bb_image *img, bb_error *err);
+/* The same with a limit on width x height (0: BB_IMAGE_MAX_PIXELS): a
+ * larger image fails with BB_ERR_LIMIT before any pixel is decoded. */
+bb_status bb_png_read_limited(const char *path, size_t max_pixels,
+                              bb_image **out, bb_error *err);
+bb_status bb_png_read_mem_limited(const void *data, size_t size,
+                                  const char *name, size_t max_pixels,
+                                  bb_image **out, bb_error *err);
+/* Width and height from a PNG's header, without decoding: 1, or 0 when the
+ * data does not start with a valid PNG signature and IHDR. */
+int bb_png_size(const void *data, size_t size, int *width, int *height);
 
-/* Encodes to memory; *data is malloc'd, caller frees. */
+/* ---- PNG writing (lib/image/png-write.c) ----
+ * 8-bit RGBA, no ancillary chunks (no time, no gamma): the same pixels and
+ * options always give the same bytes, whatever thread encodes them.  The
+ * zlib stream comes from libdeflate; the filters and chunks are ours. */
+
+/* Row filters (PNG spec 9.2).  ADAPTIVE picks per row the filter whose
+ * output has the smallest sum of absolute (signed) bytes. */
+typedef enum bb_png_filter {
+	BB_PNG_FILTER_DEFAULT = 0,   /* the level's own: None at every level */
+	BB_PNG_FILTER_NONE,
+	BB_PNG_FILTER_SUB,
+	BB_PNG_FILTER_UP,
+	BB_PNG_FILTER_AVERAGE,
+	BB_PNG_FILTER_PAETH,
+	BB_PNG_FILTER_ADAPTIVE
+} bb_png_filter;
+
+/* Compression levels (libdeflate's): 0 stores, 1 is the fastest, 9 the
+ * smallest.  The defaults were chosen by measurement (scripts/bench png):
+ * frames favour speed, final sheet pages favour size. */
+enum {
+	BB_PNG_LEVEL_MAX = 9,
+	BB_PNG_LEVEL_FRAMES = 1,
+	BB_PNG_LEVEL_SHEETS = 6
+};
+
+/* {0} = frame defaults (BB_PNG_LEVEL_FRAMES, the level's filter). */
+typedef struct bb_png_options {
+	int level;             /* 0..BB_PNG_LEVEL_MAX, used when level_set */
+	int level_set;         /* 0: BB_PNG_LEVEL_FRAMES */
+	bb_png_filter filter;
+} bb_png_options;
+
+/* An encoder keeps its compressor and buffers between images: once its
+ * buffers have grown to the image size it allocates nothing.  One encoder
+ * per thread; different encoders may run in parallel. */
+typedef struct bb_png_encoder bb_png_encoder;
+
+/* Returns a new encoder (o NULL = defaults); free with bb_png_encoder_free.
+ * Fails with BB_ERR_USAGE (level or filter out of range), BB_ERR_NOMEM. */
+bb_status bb_png_encoder_new(const bb_png_options *o, bb_png_encoder **out,
+                             bb_error *err);
+/* NULL-safe. */
+void bb_png_encoder_free(bb_png_encoder *e);
+/* Encodes img; *data points into the encoder and stays valid until its
+ * next call or bb_png_encoder_free.  Fails with BB_ERR_USAGE (bad image),
+ * BB_ERR_LIMIT, BB_ERR_NOMEM.  Not thread-safe on one encoder. */
+bb_status bb_png_encoder_encode(bb_png_encoder *e, const bb_image *img,
+                                const void **data, size_t *size,
+                                bb_error *err);
+/* Encodes and writes to a temporary name in path's folder, renamed into
+ * place: a failure leaves nothing at `path`.  Also BB_ERR_IO. */
+bb_status bb_png_encoder_write(bb_png_encoder *e, const char *path,
+                               const bb_image *img, bb_error *err);
+
+/* One-shot: encodes with options o (NULL = defaults) into a new malloc'd
+ * buffer (caller frees).  Thread-safe. */
+bb_status bb_png_encode_opts(const bb_image *img, const bb_png_options *o,
+                             void **data, size_t *size, bb_error *err);
+/* The same with the frame defaults. */
 bb_status bb_png_encode(const bb_image *img, void **data, size_t *size,
                         bb_error *err);
-
-/* Same with fast settings (zlib level 1, one filter): larger files,
- * several times quicker; still deterministic.  For throw-away images such
- * as diff images. */
+/* Kept for callers of the former fast variant (diff images): the frame
+ * defaults are the fast settings. */
 bb_status bb_png_encode_fast(const bb_image *img, void **data, size_t *size,
                              bb_error *err);
+/* Writes img with the frame defaults, atomically as bb_png_encoder_write.
+ * Thread-safe. */
+bb_status bb_png_write(const char *path, const bb_image *img, bb_error *err);
 
 /* Premultiplied native-endian ARGB32 (cairo's format) <-> straight RGBA8. */
 void bb_image_from_premul_argb32(bb_image *dst, const uint8_t *src,

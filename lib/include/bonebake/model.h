@@ -43,6 +43,15 @@ bb_status bb_model_load_buffer(const void *data, size_t size, const char *path,
                                bb_error *err);
 void bb_model_free(bb_model *m);
 
+/* The name of the file the model was loaded from (its last path
+ * component), as errors about it name it. Borrowed. */
+const char *bb_model_source(const bb_model *m);
+/* Every file read to build the model (the input, atlases, textures,
+ * parent models ...), in read order, each once, as the loader opened it:
+ * what a build system or a cache needs to know when a render is stale.
+ * A model loaded from a buffer lists only the files it referenced. */
+int bb_model_file_count(const bb_model *m);
+const char *bb_model_file(const bb_model *m, int i);
 /* Name of the loader that read the model ("bonebake-skeleton", ...). */
 const char *bb_model_format(const bb_model *m);
 /* Names of the loaders in the loader table, NULL-terminated. */
@@ -60,6 +69,8 @@ typedef struct bb_armature_info {
 	double fps;            /* the file's frame rate (sampling default) */
 	int bones, slots, skins, animations, meshes, iks, events, masks;
 	int constraints;       /* other constraints (transform, path, physics) */
+	int overlay_mask;      /* the bone set an upper-body overlay drives
+	                          (the native format's upperBody), or -1 */
 } bb_armature_info;
 
 void bb_model_armature_info(const bb_model *m, int armature,
@@ -72,6 +83,10 @@ typedef enum bb_anim_layer {
 	BB_LAYER_FACE = 2
 } bb_anim_layer;
 
+/* The animation an armature without any gets: its setup pose, one frame
+ * (bb_anim_info.setup_pose is 1 for it). */
+#define BB_SETUP_ANIM "setup"
+
 typedef struct bb_anim_info {
 	const char *name;
 	double duration;      /* seconds */
@@ -83,6 +98,8 @@ typedef struct bb_anim_info {
 	int has_stage;        /* the format defines a canvas (SSAJSON):     */
 	double stage_w, stage_h;   /* its size and                          */
 	double stage_x, stage_y;   /* the pixel of the figure origin in it  */
+	int setup_pose;       /* 1: not in the file: BB_SETUP_ANIM, the setup
+	                         pose of an armature without animations */
 } bb_anim_info;
 
 int bb_model_anim_count(const bb_model *m, int armature);

@@ -131,6 +131,9 @@ typedef struct bb_pack_options {
 	int bleed;                   /* spread edge colours into transparent
 	                                pixels (ignored with premultiply) */
 	size_t max_frames;           /* 0 = BB_PACK_DEFAULT_MAX_FRAMES */
+	int threads;                 /* threads trimming, hashing and composing
+	                                may use; 0 or 1: the calling thread
+	                                only.  The result does not depend on it. */
 } bb_pack_options;
 
 typedef struct bb_sheet_event {
@@ -223,11 +226,17 @@ int bb_sheet_format_parse(const char *s, bb_sheet_format *out);
 /* The rotation direction a format reads; NONE when it cannot rotate. */
 bb_pack_rotation bb_sheet_format_rotation(bb_sheet_format f);
 
-/* {0} = "sheet", JSON hash, scale 1. */
+/* {0} = "sheet", JSON hash, scale 1, pages at BB_PNG_LEVEL_SHEETS. */
 typedef struct bb_sheet_write_options {
 	const char *name;        /* base file name; NULL = "sheet" */
 	unsigned formats;        /* bit (1u << bb_sheet_format) per format; 0 = JSON hash */
 	double scale;            /* written as meta.scale; 0 = 1 */
+	bb_png_options png;      /* page encoding; level_set 0: the level is
+	                            BB_PNG_LEVEL_SHEETS (final sheets favour
+	                            size), not the frame default */
+	int threads;             /* pages encoded in parallel; 0 or 1: the
+	                            calling thread only.  The bytes do not
+	                            depend on it. */
 } bb_sheet_write_options;
 
 typedef struct bb_sheet_file {
@@ -245,15 +254,16 @@ typedef struct bb_sheet_files {
  * for several pages) and the chosen metadata formats, in memory.
  * Returns new files; free with bb_sheet_files_free.  Fails with
  * BB_ERR_USAGE (a bad name, two formats writing one file, rotated sprites
- * in a format that cannot show them or reads the other direction),
- * BB_ERR_NOMEM. */
+ * in a format that cannot show them or reads the other direction, a bad
+ * PNG level), BB_ERR_NOMEM. */
 bb_status bb_sheet_encode(const bb_sheet *s, const bb_sheet_write_options *o,
                           bb_sheet_files **out, bb_error *err);
 
-/* Writes every file into folder `dir` (which must exist): all to temporary
- * names first, then renamed into place, so a failure leaves none of the
- * new files behind (a failure in the rename phase removes the ones
- * already renamed).  Fails with BB_ERR_IO. */
+/* Writes every file into folder `dir` (which must exist), each with
+ * bb_file_write_atomic; a failure removes the ones already written, so it
+ * leaves none of the new files behind.  (The CLI writes into a staging
+ * folder and moves the sheet into place as one set.)  Fails with
+ * BB_ERR_IO. */
 bb_status bb_sheet_files_write(const bb_sheet_files *f, const char *dir,
                                bb_error *err);
 

@@ -9,22 +9,45 @@
 extern "C" {
 #endif
 
+/* How textures are sampled.  All three are bilinear at and above full
+ * size; they differ for textures drawn smaller than their pixels.
+ * Zero (DEFAULT) means GOOD, the best quality per millisecond measured
+ * (README, "Texture filters"). */
+typedef enum bb_filter {
+	BB_FILTER_DEFAULT = 0,
+	BB_FILTER_FAST,        /* bilinear from the full-size texture (aliases
+	                          below half size) */
+	BB_FILTER_GOOD,        /* bilinear from the texture halved n times
+	                          (2x2 box averages, made once per renderer),
+	                          n picked per item so that it is drawn at
+	                          0.375..0.75 of those pixels; as fast as FAST */
+	BB_FILTER_BEST         /* cairo's box filter over the full-size
+	                          texture: closest to supersampling, several
+	                          times slower */
+} bb_filter;
+
 /* World -> pixel: pixel = origin + scale * world. */
 typedef struct bb_view {
 	double scale;          /* 0 means 1 */
 	double origin_x, origin_y;
 	bb_rgba background;    /* straight colour; alpha 0 = transparent */
+	bb_filter filter;      /* texture sampling (0: the default) */
 } bb_view;
 
 typedef struct bb_renderer bb_renderer;
 
-/* A renderer caches textures converted for cairo; one per thread.
- * Free with bb_renderer_free. */
+/* A renderer caches textures converted for cairo (the regions items
+ * sample, and their halved copies) and keeps its canvas from one frame to
+ * the next; one per thread.  Free with bb_renderer_free. */
 bb_status bb_renderer_new(bb_renderer **out, bb_error *err);
 void bb_renderer_free(bb_renderer *r);
 
 /* Paints dl into `out` (its size is the canvas), replacing its pixels.
- * Fails with BB_ERR_NOMEM.  Deterministic. */
+ * Items that cannot show (alpha taken to 0 by their colour transform,
+ * outside the canvas, no area) are skipped.  Fails with BB_ERR_NOMEM, or
+ * BB_ERR_USAGE for a filter outside the enum.
+ * Deterministic: the result depends only on dl, view and out's size, not
+ * on what the renderer drew before.  Not thread-safe per renderer. */
 bb_status bb_render(bb_renderer *r, const bb_drawlist *dl, const bb_view *view,
                     bb_image *out, bb_error *err);
 

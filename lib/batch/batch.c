@@ -1,0 +1,566 @@
+/* Batch manifests, shards and up-to-date records (bonebake/batch.h). */
+#include "config.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bonebake/batch.h"
+#include "core/sha256.h"
+#include "core/util.h"
+
+enum { MAX_JOBS = 100000, MAX_ARGS = 4096 };
+
+static const char STAMP[] = ".bonebake-batch.json";
+/* Options the batch sets itself for every job. */
+static const char *const reserved[] = { "output", "o", "jobs", "quiet", "q",
+                                        "progress", "deps", "help", "h", NULL };
+
+struct job {
+	bb_batch_job pub;
+	char *name, *command, *input, *output;
+	char **args;
+};
+
+struct bb_batch {
+	int njobs;
+	struct job *jobs;
+	char *file;                /* basename, for messages */
+};
+
+struct rd {
+	bb_error *err;
+	const char *file;
+	bb__jpath path;
+	char dir[4096];
+};
+
+static bb_status fail(struct rd *r, const char *key, const char *fmt,
+                      const char *arg)
+{
+	size_t mark = key ? bb__jpath_key(&r->path, key) : r->path.len;
+	bb_status s = bb_error_set(r->err, BB_ERR_INPUT, r->file,
+	                           r->path.len ? r->path.buf : NULL, fmt, arg);
+
+	bb__jpath_pop(&r->path, mark);
+	return s;
+}
+
+static bb_status nomem(struct rd *r)
+{
+	return bb_error_set(r->err, BB_ERR_NOMEM, r->file, NULL, "out of memory");
+}
+
+static const char *type_name(const json_t *v)
+{
+	return json_is_object(v) ? "an object" : json_is_array(v) ? "an array"
+	     : json_is_string(v) ? "a string" : json_is_number(v) ? "a number"
+	     : json_is_boolean(v) ? "a boolean" : "null";
+}
+
+/* A required non-empty string member, copied (paths resolved). */
+static bb_status get_str(struct rd *r, json_t *o, const char *key, int path,
+                         int required, char **out)
+{
+	json_t *v = json_object_get(o, key);
+	char buf[8192];
+
+	*out = NULL;
+	if (!v)
+		return required ? fail(r, key, "missing%s", "") : BB_OK;
+	if (!json_is_string(v))
+		return fail(r, key, "expected a string, found %s", type_name(v));
+	if (!json_string_value(v)[0])
+		return fail(r, key, "empty%s", "");
+	if (path) {
+		if (!bb__path_join(buf, sizeof buf, r->dir, json_string_value(v)))
+			return fail(r, key, "path too long%s", "");
+		*out = bb__strdup(buf);
+	} else {
+		*out = bb__strdup(json_string_value(v));
+	}
+	return *out ? BB_OK : nomem(r);
+}
+
+static int reserved_key(const char *k)
+{
+	int i;
+
+	for (i = 0; reserved[i]; i++)
+		if (strcmp(k, reserved[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static int option_name_ok(const char *k)
+{
+	size_t i;
+
+	if (!(k[0] >= 'a' && k[0] <= 'z'))
+		return 0;
+	for (i = 1; k[i]; i++)
+		if (!((k[i] >= 'a' && k[i] <= 'z') || (k[i] >= '0' && k[i] <= '9') ||
+		      k[i] == '-'))
+			return 0;
+	return 1;
+}
+
+struct argv {
+	char **v;
+	int n;
+	size_t cap;
+};
+
+static int push(struct argv *a, const char *s)
+{
+	char *d;
+
+	if (a->n >= MAX_ARGS || !bb__grow((void **)&a->v, &a->cap, (size_t)a->n + 2,
+	                                  sizeof *a->v))
+		return 0;
+	if (!(d = bb__strdup(s)))
+		return 0;
+	a->v[a->n++] = d;
+	a->v[a->n] = NULL;
+	return 1;
+}
+
+/* One option's value as words: number, string, or true (the bare flag). */
+static bb_status option_value(struct rd *r, const char *flag, json_t *v,
+                              struct argv *a)
+{
+	char num[64];
+
+	if (json_is_true(v))
+		return push(a, flag) ? BB_OK : nomem(r);
+	if (json_is_false(v))
+		return BB_OK;
+	if (json_is_integer(v))
+		snprintf(num, sizeof num, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(num, sizeof num, "%.17g", json_real_value(v));
+	else if (!json_is_string(v))
+		return fail(r, NULL, "expected a number, a string or a boolean, "
+		            "found %s", type_name(v));
+	if (!push(a, flag) || !push(a, json_is_string(v) ? json_string_value(v) : num))
+		return nomem(r);
+	return BB_OK;
+}
+
+static int cmp_str(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* The options object, keys in sorted order so the words (and the job's
+ * key) do not depend on the document's member order. */
+static bb_status read_options(struct rd *r, json_t *opts, struct argv *a)
+{
+	const char *keys[512], *k;
+	json_t *v;
+	size_t n = 0, i, j;
+	bb_status s;
+
+	json_object_foreach(opts, k, v) {
+		if (n == sizeof keys / sizeof keys[0])
+			return fail(r, NULL, "more than 512 options%s", "");
+		keys[n++] = k;
+	}
+	qsort(keys, n, sizeof keys[0], cmp_str);
+	for (i = 0; i < n; i++) {
+		char flag[300];
+		size_t mark = bb__jpath_key(&r->path, keys[i]);
+
+		v = json_object_get(opts, keys[i]);
+		if (!option_name_ok(keys[i]) || strlen(keys[i]) > 256)
+			return fail(r, NULL, "not an option name%s", "");
+		if (reserved_key(keys[i]))
+			return fail(r, NULL, "the batch sets --%s itself", keys[i]);
+		snprintf(flag, sizeof flag, "--%s", keys[i]);
+		if (json_is_array(v)) {
+			for (j = 0; j < json_array_size(v); j++) {
+				size_t m2 = bb__jpath_index(&r->path, j);
+
+				if (json_is_array(json_array_get(v, j)))
+					return fail(r, NULL, "expected a number or a string, "
+					            "found %s", "an array");
+				if ((s = option_value(r, flag, json_array_get(v, j), a)) != BB_OK)
+					return s;
+				bb__jpath_pop(&r->path, m2);
+			}
+		} else if ((s = option_value(r, flag, v, a)) != BB_OK) {
+			return s;
+		}
+		bb__jpath_pop(&r->path, mark);
+	}
+	return BB_OK;
+}
+
+static bb_status read_anims(struct rd *r, json_t *list, struct argv *a)
+{
+	size_t i;
+
+	if (!json_is_array(list))
+		return fail(r, "animations", "expected an array, found %s",
+		            type_name(list));
+	bb__jpath_key(&r->path, "animations");
+	for (i = 0; i < json_array_size(list); i++) {
+		json_t *v = json_array_get(list, i);
+
+		if (!json_is_string(v) || !json_string_value(v)[0]) {
+			bb__jpath_index(&r->path, i);
+			return fail(r, NULL, "expected an animation name, found %s",
+			            json_is_string(v) ? "an empty string" : type_name(v));
+		}
+		if (!push(a, "--anim") || !push(a, json_string_value(v)))
+			return nomem(r);
+	}
+	return BB_OK;
+}
+
+static const char *const job_keys[] = { "name", "command", "input", "output",
+                                        "animations", "options", NULL };
+
+static bb_status read_job(struct rd *r, json_t *o, struct job *j)
+{
+	struct argv a = { NULL, 0, 0 };
+	json_t *v;
+	const char *k;
+	bb_status s;
+	size_t mark = r->path.len, i;
+
+	if (!json_is_object(o))
+		return fail(r, NULL, "expected an object, found %s", type_name(o));
+	json_object_foreach(o, k, v) {
+		for (i = 0; job_keys[i] && strcmp(job_keys[i], k) != 0; i++)
+			;
+		if (!job_keys[i])
+			return fail(r, k, "unknown field (a job has name, command, "
+			            "input, output, animations, options)%s", "");
+	}
+	if ((s = get_str(r, o, "command", 0, 1, &j->command)) != BB_OK ||
+	    (s = get_str(r, o, "input", 1, 1, &j->input)) != BB_OK ||
+	    (s = get_str(r, o, "output", 1, 1, &j->output)) != BB_OK ||
+	    (s = get_str(r, o, "name", 0, 0, &j->name)) != BB_OK)
+		return s;
+	if (!option_name_ok(j->command))
+		return fail(r, "command", "not a command name: \"%s\"", j->command);
+	if (!j->name && !(j->name = bb__strdup(j->output)))
+		return nomem(r);
+	if ((v = json_object_get(o, "animations")) != NULL &&
+	    (s = read_anims(r, v, &a)) != BB_OK)
+		goto fail;
+	bb__jpath_pop(&r->path, mark);
+	if ((v = json_object_get(o, "options")) != NULL) {
+		if (!json_is_object(v)) {
+			s = fail(r, "options", "expected an object, found %s", type_name(v));
+			goto fail;
+		}
+		bb__jpath_key(&r->path, "options");
+		if ((s = read_options(r, v, &a)) != BB_OK)
+			goto fail;
+		bb__jpath_pop(&r->path, mark);
+	}
+	if (!a.v && !(a.v = calloc(1, sizeof *a.v))) {    /* a NULL-ended argv */
+		s = nomem(r);
+		goto fail;
+	}
+	j->args = a.v;
+	j->pub.name = j->name;
+	j->pub.command = j->command;
+	j->pub.input = j->input;
+	j->pub.output = j->output;
+	j->pub.nargs = a.n;
+	j->pub.args = (const char *const *)a.v;
+	return BB_OK;
+fail:
+	for (i = 0; i < (size_t)a.n; i++)
+		free(a.v[i]);
+	free(a.v);
+	return s;
+}
+
+static void free_job(struct job *j)
+{
+	int i;
+
+	for (i = 0; j->args && j->args[i]; i++)
+		free(j->args[i]);
+	free(j->args);
+	free(j->name);
+	free(j->command);
+	free(j->input);
+	free(j->output);
+}
+
+void bb_batch_free(bb_batch *b)
+{
+	int i;
+
+	if (!b)
+		return;
+	for (i = 0; i < b->njobs; i++)
+		free_job(&b->jobs[i]);
+	free(b->jobs);
+	free(b->file);
+	free(b);
+}
+
+static bb_status read_jobs(struct rd *r, json_t *root, bb_batch *b)
+{
+	json_t *jobs = json_object_get(root, "jobs");
+	size_t i, n;
+	int k;
+	bb_status s;
+
+	if (!json_is_object(root))
+		return fail(r, NULL, "expected an object with \"jobs\", found %s",
+		            type_name(root));
+	if (!jobs)
+		return fail(r, "jobs", "missing%s", "");
+	if (!json_is_array(jobs))
+		return fail(r, "jobs", "expected an array, found %s", type_name(jobs));
+	n = json_array_size(jobs);
+	if (n > MAX_JOBS)
+		return bb_error_set(r->err, BB_ERR_LIMIT, r->file, "jobs",
+		                    "%zu jobs exceed the limit of %d", n, MAX_JOBS);
+	if (n && !(b->jobs = bb__calloc(n, sizeof *b->jobs)))
+		return nomem(r);
+	bb__jpath_key(&r->path, "jobs");
+	for (i = 0; i < n; i++) {
+		size_t mark = bb__jpath_index(&r->path, i);
+
+		b->njobs = (int)i + 1;    /* counted first: freed on error */
+		if ((s = read_job(r, json_array_get(jobs, i), &b->jobs[i])) != BB_OK)
+			return s;
+		for (k = 0; k < (int)i; k++)
+			if (strcmp(b->jobs[k].name, b->jobs[i].name) == 0)
+				return fail(r, "name", "two jobs are named \"%s\"",
+				            b->jobs[i].name);
+		bb__jpath_pop(&r->path, mark);
+	}
+	return BB_OK;
+}
+
+bb_status bb_batch_load(const char *path, bb_batch **out, bb_error *err)
+{
+	struct rd r;
+	json_error_t je;
+	json_t *root;
+	bb_batch *b;
+	char *data;
+	size_t size;
+	bb_status s;
+
+	*out = NULL;
+	memset(&r, 0, sizeof r);
+	r.err = err;
+	r.file = bb__basename(path);
+	bb__jpath_init(&r.path);
+	bb__dirname(path, r.dir, sizeof r.dir);
+	if ((s = bb__read_file(path, (size_t)64 << 20, &data, &size, err)) != BB_OK)
+		return s;
+	root = json_loadb(data, size, JSON_REJECT_DUPLICATES, &je);
+	free(data);
+	if (!root) {
+		s = bb_error_set(err, BB_ERR_INPUT, r.file, NULL, "invalid JSON: %s",
+		                 je.text);
+		if (err)
+			err->line = je.line > 0 ? je.line : 0;
+		return s;
+	}
+	if (!(b = calloc(1, sizeof *b)) || !(b->file = bb__strdup(r.file))) {
+		free(b);
+		json_decref(root);
+		return nomem(&r);
+	}
+	s = read_jobs(&r, root, b);
+	json_decref(root);
+	if (s != BB_OK) {
+		bb_batch_free(b);
+		return s;
+	}
+	*out = b;
+	return BB_OK;
+}
+
+int bb_batch_job_count(const bb_batch *b)
+{
+	return b->njobs;
+}
+
+const bb_batch_job *bb_batch_job_at(const bb_batch *b, int i)
+{
+	return i >= 0 && i < b->njobs ? &b->jobs[i].pub : NULL;
+}
+
+int bb_batch_shard(const bb_batch_job *j, int nshards)
+{
+	uint64_t h = 14695981039346656037ull;
+	const unsigned char *p;
+
+	if (nshards <= 1)
+		return 0;
+	for (p = (const unsigned char *)j->name; *p; p++)
+		h = (h ^ *p) * 1099511628211ull;
+	/* MurmurHash3's fmix64 spreads FNV's bits before the modulo */
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 33;
+	return (int)(h % (uint64_t)nshards);
+}
+
+/* ---- up-to-date records ------------------------------------------------ */
+
+static void hash_str(bb__sha256 *c, const char *s)
+{
+	bb__sha256_update(c, s, strlen(s) + 1);    /* with its NUL */
+}
+
+/* The job's key over its inputs: files[i] hashed as hashes[i]. */
+static void job_key(const bb_batch_job *j, const char *version, size_t nfiles,
+                    const char *const *files, char (*hashes)[65], char out[65])
+{
+	bb__sha256 c;
+	uint8_t d[32];
+	char n[32];
+	size_t i;
+
+	bb__sha256_init(&c);
+	hash_str(&c, "bonebake-batch 1");
+	hash_str(&c, version);
+	hash_str(&c, j->command);
+	hash_str(&c, j->input);
+	hash_str(&c, j->output);
+	snprintf(n, sizeof n, "%d", j->nargs);
+	hash_str(&c, n);
+	for (i = 0; i < (size_t)j->nargs; i++)
+		hash_str(&c, j->args[i]);
+	snprintf(n, sizeof n, "%zu", nfiles);
+	hash_str(&c, n);
+	for (i = 0; i < nfiles; i++) {
+		hash_str(&c, files[i]);
+		hash_str(&c, hashes[i]);
+	}
+	bb__sha256_final(&c, d);
+	bb__sha256_hex(d, out);
+}
+
+/* The "files" array of a document as strings (borrowed from it), and
+ * their hashes now; 0 when a file cannot be read or the list is bad. */
+static int file_hashes(json_t *list, const char ***files, char (**hashes)[65],
+                       size_t *n)
+{
+	size_t i, count;
+
+	*files = NULL;
+	*hashes = NULL;
+	*n = 0;
+	if (!json_is_array(list))
+		return 0;
+	count = json_array_size(list);
+	if (count > 100000)
+		return 0;
+	*files = bb__calloc(count + 1, sizeof **files);
+	*hashes = bb__calloc(count + 1, sizeof **hashes);
+	if (!*files || !*hashes)
+		return 0;
+	for (i = 0; i < count; i++) {
+		json_t *f = json_array_get(list, i);
+
+		if (json_is_object(f))        /* a stamp's {path, sha256} */
+			f = json_object_get(f, "path");
+		if (!json_is_string(f) || !bb__sha256_file(json_string_value(f),
+		                                          (*hashes)[i]))
+			return 0;
+		(*files)[i] = json_string_value(f);
+	}
+	*n = count;
+	return 1;
+}
+
+static int stamp_path(const bb_batch_job *j, char *buf, size_t size)
+{
+	return bb__path_join(buf, size, j->output, STAMP);
+}
+
+int bb_batch_current(const bb_batch_job *j, const char *version)
+{
+	char path[8192], key[65], (*hashes)[65] = NULL;
+	const char **files = NULL;
+	json_t *st, *k;
+	size_t n;
+	int ok = 0;
+
+	if (!stamp_path(j, path, sizeof path) || !(st = json_load_file(path, 0, NULL)))
+		return 0;
+	k = json_object_get(st, "key");
+	if (json_is_string(k) && json_is_string(json_object_get(st, "bonebake")) &&
+	    strcmp(json_string_value(json_object_get(st, "bonebake")), version) == 0 &&
+	    file_hashes(json_object_get(st, "files"), &files, &hashes, &n)) {
+		job_key(j, version, n, files, hashes, key);
+		ok = strcmp(key, json_string_value(k)) == 0;
+	}
+	free(files);
+	free(hashes);
+	json_decref(st);
+	return ok;
+}
+
+bb_status bb_batch_stamp(const bb_batch_job *j, const char *version,
+                         const char *deps, bb_error *err)
+{
+	char path[8192], key[65], (*hashes)[65] = NULL;
+	const char **files = NULL;
+	json_t *d, *st = NULL, *list = NULL, *args = NULL;
+	char *text = NULL;
+	size_t n = 0, i;
+	bb_status s = BB_OK;
+
+	if (!(d = json_load_file(deps, 0, NULL)))
+		return bb_error_set(err, BB_ERR_IO, deps, NULL, "cannot read the "
+		                    "list of files the job read");
+	if (!file_hashes(json_object_get(d, "files"), &files, &hashes, &n)) {
+		s = bb_error_set(err, BB_ERR_INPUT, deps, "files", "a file the job "
+		                 "read cannot be hashed");
+		goto done;
+	}
+	job_key(j, version, n, files, hashes, key);
+	if (!(st = json_object()) || !(list = json_array()) || !(args = json_array()))
+		goto nomem;
+	for (i = 0; i < n; i++)
+		if (json_array_append_new(list, json_pack("{s:s, s:s}", "path", files[i],
+		                                          "sha256", hashes[i])) != 0)
+			goto nomem;
+	for (i = 0; i < (size_t)j->nargs; i++)
+		if (json_array_append_new(args, json_string(j->args[i])) != 0)
+			goto nomem;
+	if (json_object_set_new(st, "bonebake", json_string(version)) ||
+	    json_object_set_new(st, "key", json_string(key)) ||
+	    json_object_set_new(st, "command", json_string(j->command)) ||
+	    json_object_set_new(st, "input", json_string(j->input)) ||
+	    json_object_set_new(st, "output", json_string(j->output)) ||
+	    json_object_set(st, "args", args) || json_object_set(st, "files", list))
+		goto nomem;
+	if (!(text = json_dumps(st, JSON_INDENT(1) | JSON_PRESERVE_ORDER)))
+		goto nomem;
+	if (!stamp_path(j, path, sizeof path))
+		s = bb_error_set(err, BB_ERR_IO, j->output, NULL, "path too long");
+	else
+		s = bb_file_write_atomic(path, text, strlen(text), err);
+	goto done;
+nomem:
+	s = bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
+done:
+	free(text);
+	json_decref(args);
+	json_decref(list);
+	json_decref(st);
+	json_decref(d);
+	free(files);
+	free(hashes);
+	return s;
+}

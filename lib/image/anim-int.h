@@ -1,0 +1,52 @@
+/* Shared state of the animated-image writers (anim.c dispatches to
+ * anim-webp.c, anim-gif.c and anim-apng.c).  Not installed. */
+#ifndef BB_IMAGE_ANIM_INT_H
+#define BB_IMAGE_ANIM_INT_H
+
+#include <stdio.h>
+
+#include "bonebake/anim.h"
+
+struct bb__webp;
+struct bb__gif;
+struct bb__apng;
+
+struct bb_anim_writer {
+	bb_anim_options o;
+	char path[4096];
+	char tmp[4200];          /* the temporary file beside path */
+	FILE *f;                 /* open on tmp */
+	int width, height;
+	long frames;             /* frames added so far */
+	double last_end;         /* end time of the last frame (s) */
+	int failed;
+	struct bb__webp *webp;
+	struct bb__gif *gif;
+	struct bb__apng *apng;
+};
+
+/* t seconds in units of 1/per_second, rounded to nearest. */
+long long bb__anim_units(double t, int per_second);
+
+/* Each format: open (after the temporary file exists), add one frame
+ * lasting [start, end), finish (write the rest to w->f), free (NULL-safe
+ * on its own state).  Errors name w->path. */
+bb_status bb__webp_open(bb_anim_writer *w, bb_error *err);
+bb_status bb__webp_add(bb_anim_writer *w, const bb_image *img, double start,
+                       double end, bb_error *err);
+bb_status bb__webp_finish(bb_anim_writer *w, bb_error *err);
+void bb__webp_free(bb_anim_writer *w);
+
+bb_status bb__gif_open(bb_anim_writer *w, bb_error *err);
+bb_status bb__gif_add(bb_anim_writer *w, const bb_image *img, double start,
+                      double end, bb_error *err);
+bb_status bb__gif_finish(bb_anim_writer *w, bb_error *err);
+void bb__gif_free(bb_anim_writer *w);
+
+bb_status bb__apng_open(bb_anim_writer *w, bb_error *err);
+bb_status bb__apng_add(bb_anim_writer *w, const bb_image *img, double start,
+                       double end, bb_error *err);
+bb_status bb__apng_finish(bb_anim_writer *w, bb_error *err);
+void bb__apng_free(bb_anim_writer *w);
+
+#endif

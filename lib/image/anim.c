@@ -1,0 +1,222 @@
+/* Animated image files: the writer object, the temporary file and the
+ * dispatch to one encoder per format (anim-webp.c, anim-gif.c,
+ * anim-apng.c). */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/util.h"
+#include "image/anim-int.h"
+
+static const char *const names[] = { "webp", "gif", "apng" };
+
+const char *bb_anim_format_name(bb_anim_format f)
+{
+	return (unsigned)f < 3 ? names[f] : "?";
+}
+
+const char *bb_anim_format_extension(bb_anim_format f)
+{
+	return bb_anim_format_name(f);
+}
+
+int bb_anim_format_parse(const char *name, bb_anim_format *out)
+{
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (strcmp(name, names[i]) == 0) {
+			*out = (bb_anim_format)i;
+			return 1;
+		}
+	return 0;
+}
+
+int bb_anim_format_from_path(const char *path, bb_anim_format *out)
+{
+	const char *base = bb__basename(path), *dot = strrchr(base, '.');
+
+	if (!dot || dot == base)
+		return 0;
+	dot++;
+	if (strcasecmp(dot, "webp") == 0)
+		*out = BB_ANIM_WEBP;
+	else if (strcasecmp(dot, "gif") == 0)
+		*out = BB_ANIM_GIF;
+	else if (strcasecmp(dot, "png") == 0 || strcasecmp(dot, "apng") == 0)
+		*out = BB_ANIM_APNG;
+	else
+		return 0;
+	return 1;
+}
+
+long long bb__anim_units(double t, int per_second)
+{
+	return llround(t * per_second);
+}
+
+static void drop(bb_anim_writer *w)
+{
+	switch (w->o.format) {
+	case BB_ANIM_WEBP: bb__webp_free(w); break;
+	case BB_ANIM_GIF: bb__gif_free(w); break;
+	case BB_ANIM_APNG: bb__apng_free(w); break;
+	}
+	if (w->f) {
+		fclose(w->f);
+		w->f = NULL;
+		unlink(w->tmp);
+	}
+}
+
+void bb_anim_free(bb_anim_writer *w)
+{
+	if (!w)
+		return;
+	drop(w);
+	free(w);
+}
+
+bb_status bb_anim_open(const char *path, int width, int height,
+                       const bb_anim_options *opts, bb_anim_writer **out,
+                       bb_error *err)
+{
+	bb_anim_options o = { 0 };
+	bb_anim_writer *w;
+	int fd, limit;
+	bb_status s;
+
+	*out = NULL;
+	if (opts)
+		o = *opts;
+	if ((unsigned)o.format > BB_ANIM_APNG)
+		return bb_error_set(err, BB_ERR_USAGE, path, NULL,
+		                    "unknown animation format %d", (int)o.format);
+	if (o.quality < 0 || o.quality > 100)
+		return bb_error_set(err, BB_ERR_USAGE, path, NULL,
+		                    "quality %d outside 0..100", o.quality);
+	if (o.alpha_threshold < 0 || o.alpha_threshold > 255)
+		return bb_error_set(err, BB_ERR_USAGE, path, NULL,
+		                    "alpha threshold %d outside 0..255", o.alpha_threshold);
+	if (o.loop_count < 0 || o.loop_count > 65535)
+		return bb_error_set(err, BB_ERR_USAGE, path, NULL,
+		                    "loop count %d outside 0..65535", o.loop_count);
+	if (o.lossy && o.quality == 0)
+		o.quality = 75;
+	if (o.alpha_threshold == 0)
+		o.alpha_threshold = 128;
+	limit = o.format == BB_ANIM_WEBP ? 16383 : o.format == BB_ANIM_GIF
+	        ? 65535 : BB_IMAGE_MAX_SIDE;
+	if (width <= 0 || height <= 0 || width > limit || height > limit)
+		return bb_error_set(err, BB_ERR_LIMIT, path, NULL, "canvas %dx%d outside "
+		                    "1..%d (%s)", width, height, limit, names[o.format]);
+	w = calloc(1, sizeof *w);
+	if (!w)
+		return bb_error_set(err, BB_ERR_NOMEM, path, NULL, "out of memory");
+	w->o = o;
+	w->width = width;
+	w->height = height;
+	if (snprintf(w->path, sizeof w->path, "%s", path) >= (int)sizeof w->path) {
+		free(w);
+		return bb_error_set(err, BB_ERR_IO, path, NULL, "path too long");
+	}
+	snprintf(w->tmp, sizeof w->tmp, "%s.tmp-XXXXXX", path);
+	fd = mkstemp(w->tmp);
+	if (fd < 0) {
+		s = bb_error_set(err, BB_ERR_IO, path, NULL, "cannot create: %s",
+		                 strerror(errno));
+		free(w);
+		return s;
+	}
+	fchmod(fd, 0644);
+	w->f = fdopen(fd, "w+b");
+	if (!w->f) {
+		close(fd);
+		unlink(w->tmp);
+		free(w);
+		return bb_error_set(err, BB_ERR_NOMEM, path, NULL, "out of memory");
+	}
+	switch (o.format) {
+	case BB_ANIM_WEBP: s = bb__webp_open(w, err); break;
+	case BB_ANIM_GIF: s = bb__gif_open(w, err); break;
+	case BB_ANIM_APNG: s = bb__apng_open(w, err); break;
+	default: s = BB_ERR_INTERNAL; break;
+	}
+	if (s != BB_OK) {
+		bb_anim_free(w);
+		return s;
+	}
+	*out = w;
+	return BB_OK;
+}
+
+bb_status bb_anim_add(bb_anim_writer *w, const bb_image *frame,
+                      double end_time, bb_error *err)
+{
+	double start = w->frames ? w->last_end : 0;
+	bb_status s;
+
+	if (w->failed)
+		return bb_error_set(err, BB_ERR_USAGE, w->path, NULL,
+		                    "writer failed earlier");
+	if (frame->width != w->width || frame->height != w->height)
+		return bb_error_set(err, BB_ERR_USAGE, w->path, NULL, "frame %ld is "
+		                    "%dx%d, the canvas %dx%d", w->frames, frame->width,
+		                    frame->height, w->width, w->height);
+	if (!isfinite(end_time) || end_time < start || end_time - start > 655)
+		return bb_error_set(err, BB_ERR_USAGE, w->path, NULL, "frame %ld: end "
+		                    "time %g outside [%g, %g]", w->frames, end_time,
+		                    start, start + 655);
+	switch (w->o.format) {
+	case BB_ANIM_WEBP: s = bb__webp_add(w, frame, start, end_time, err); break;
+	case BB_ANIM_GIF: s = bb__gif_add(w, frame, start, end_time, err); break;
+	case BB_ANIM_APNG: s = bb__apng_add(w, frame, start, end_time, err); break;
+	default: s = BB_ERR_INTERNAL; break;
+	}
+	if (s != BB_OK) {
+		w->failed = 1;
+		return s;
+	}
+	w->frames++;
+	w->last_end = end_time;
+	return BB_OK;
+}
+
+bb_status bb_anim_finish(bb_anim_writer *w, bb_error *err)
+{
+	bb_status s;
+
+	if (w->failed || w->frames == 0) {
+		s = bb_error_set(err, BB_ERR_USAGE, w->path, NULL, w->failed ?
+		                 "writer failed earlier" : "no frame added");
+		bb_anim_free(w);
+		return s;
+	}
+	switch (w->o.format) {
+	case BB_ANIM_WEBP: s = bb__webp_finish(w, err); break;
+	case BB_ANIM_GIF: s = bb__gif_finish(w, err); break;
+	case BB_ANIM_APNG: s = bb__apng_finish(w, err); break;
+	default: s = BB_ERR_INTERNAL; break;
+	}
+	if (s == BB_OK && (fflush(w->f) != 0 || ferror(w->f)))
+		s = bb_error_set(err, BB_ERR_IO, w->path, NULL, "write failed: %s",
+		                 strerror(errno));
+	if (s == BB_OK) {
+		int rc = fclose(w->f);
+
+		w->f = NULL;
+		if (rc != 0 || rename(w->tmp, w->path) != 0) {
+			s = bb_error_set(err, BB_ERR_IO, w->path, NULL, "cannot write: %s",
+			                 strerror(errno));
+			unlink(w->tmp);
+		}
+	}
+	bb_anim_free(w);
+	return s;
+}

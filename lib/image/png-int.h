@@ -1,0 +1,24 @@
+/* lib/image internals of PNG reading and writing, shared by png.c,
+ * png-read.c, png-write.c and the tests.  Not installed. */
+#ifndef BB_PNG_INT_H
+#define BB_PNG_INT_H
+
+#include <stddef.h>
+
+#include "bonebake/image.h"
+
+/* Splits the zlib stream into IDAT chunks of at most `max` bytes (0: the
+ * PNG limit, 2^31 - 1), so tests reach the split path with small images. */
+void bb__png_encoder_set_idat_max(bb_png_encoder *e, size_t max);
+
+/* The fast reading path (png-read.c): 8-bit RGBA/RGB, not interlaced, no
+ * PLTE/tRNS, every critical chunk's CRC and the zlib stream intact.
+ * Returns 1 with a new image in *out, or 0 (nothing allocated) when the
+ * file is anything else: then libpng decides.  Thread-safe. */
+int bb__png_read_fast(const void *data, size_t size, bb_image **out);
+
+/* bb_png_read_mem through libpng alone (png.c), for comparing the two. */
+bb_status bb__png_read_libpng(const void *data, size_t size, const char *name,
+                              bb_image **out, bb_error *err);
+
+#endif

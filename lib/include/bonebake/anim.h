@@ -1,0 +1,88 @@
+/* bonebake — animated image files: WebP (libwebp's animation encoder),
+ * GIF (giflib) and APNG (PNG frames from libpng in acTL/fcTL/fdAT chunks).
+ *
+ * Frames stream in: open, add each frame in playback order, finish.  The
+ * writer keeps at most the previous frame (GIF, APNG) besides what the
+ * format's encoder holds (libwebp keeps the encoded frames until it
+ * assembles the file).  Every frame has the writer's canvas size.
+ *
+ * Timing: each frame is added with the time (seconds from the start) at
+ * which it ends; frame k lasts from the previous frame's end (0 for the
+ * first) to its own.  Each format rounds the ends, not the durations, to
+ * its delay unit (WebP and APNG: 1/1000 s, GIF: 1/100 s; an APNG frame
+ * over 65.535 s is given in 1/100 s), so the rounding
+ * is spread over the frames and the total is the last end rounded once.
+ *
+ * The file is written to a temporary name beside `path` and renamed into
+ * place by bb_anim_finish: a failure, or bb_anim_free without finishing,
+ * leaves nothing at `path`.  Same frames and options give the same bytes.
+ * A writer is used by one thread at a time; different writers are
+ * independent. */
+#ifndef BONEBAKE_ANIM_H
+#define BONEBAKE_ANIM_H
+
+#include "image.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum bb_anim_format {
+	BB_ANIM_WEBP = 0,   /* animated WebP, full alpha */
+	BB_ANIM_GIF,        /* GIF89a, a palette per frame, 1-bit transparency */
+	BB_ANIM_APNG        /* animated PNG, 8-bit RGBA */
+} bb_anim_format;
+
+/* Zero-initialised: WebP, lossless, looping forever. */
+typedef struct bb_anim_options {
+	bb_anim_format format;
+	int loop_count;       /* plays: 0 forever, 1 once, N times */
+	int lossy;            /* WebP: lossy at `quality` (default lossless) */
+	int quality;          /* WebP lossy: 0..100 (0 with lossy means 75) */
+	int alpha_threshold;  /* GIF: pixels with alpha below it are the
+	                         transparent entry (0 means 128; 1..255) */
+} bb_anim_options;
+
+typedef struct bb_anim_writer bb_anim_writer;
+
+/* Starts writing `path` with a width x height canvas.  Fails with
+ * BB_ERR_USAGE (quality outside 0..100, alpha_threshold outside 0..255,
+ * loop_count < 0 or over 65535, unknown format), BB_ERR_LIMIT (a side
+ * <= 0 or over the format's limit: 16383 WebP, 65535 GIF, BB_IMAGE_MAX_SIDE
+ * APNG), BB_ERR_IO (cannot create the temporary file), BB_ERR_NOMEM.
+ * Errors name `path`.  Returns new; finish with bb_anim_finish or drop with
+ * bb_anim_free. */
+bb_status bb_anim_open(const char *path, int width, int height,
+                       const bb_anim_options *opts, bb_anim_writer **out,
+                       bb_error *err);
+
+/* Appends `frame` (borrowed; straight RGBA of the canvas size) shown until
+ * `end_time` seconds from the start.  Fails with BB_ERR_USAGE (wrong size,
+ * an end before the previous one or not finite, a frame lasting over 655 s),
+ * BB_ERR_IO, BB_ERR_NOMEM.  After a failure the writer only accepts
+ * bb_anim_free. */
+bb_status bb_anim_add(bb_anim_writer *w, const bb_image *frame,
+                      double end_time, bb_error *err);
+
+/* Completes the file and renames it into place, then frees w (whatever the
+ * outcome).  Fails with BB_ERR_USAGE (no frame was added), BB_ERR_IO,
+ * BB_ERR_NOMEM. */
+bb_status bb_anim_finish(bb_anim_writer *w, bb_error *err);
+
+/* Drops an unfinished writer and its temporary file.  NULL-safe. */
+void bb_anim_free(bb_anim_writer *w);
+
+/* "webp", "gif", "apng". */
+const char *bb_anim_format_name(bb_anim_format f);
+/* The usual file extension without the dot: "webp", "gif", "apng". */
+const char *bb_anim_format_extension(bb_anim_format f);
+/* Parses "webp", "gif" or "apng"; returns 0 when unknown. */
+int bb_anim_format_parse(const char *name, bb_anim_format *out);
+/* The format a path's extension names (.webp, .gif, .png or .apng, any
+ * case); returns 0 when it names none. */
+int bb_anim_format_from_path(const char *path, bb_anim_format *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,489 @@
+/* bonebake batch MANIFEST.json: run many render/sheet jobs, a shard of
+ * them, skipping those whose outputs are current.  Each job runs as a
+ * child bonebake process (isolated: a failing or crashing job cannot take
+ * the others down), with its share of the threads; its progress comes
+ * back as --progress json events and its messages are printed under its
+ * name when it ends. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+extern char **environ;
+
+static const char help[] =
+	"usage: bonebake batch MANIFEST.json [options]\n"
+	"\n"
+	"Runs the jobs a manifest lists (JSON: {\"jobs\": [{\"name\", \"command\",\n"
+	"\"input\", \"output\", \"animations\", \"options\"}]}; paths relative to\n"
+	"the manifest; see README), each as `bonebake COMMAND INPUT -o OUTPUT\n"
+	"[options]`.  A job whose outputs are current is skipped: the record\n"
+	"OUTPUT/.bonebake-batch.json holds a SHA-256 key over the bonebake\n"
+	"version, the command, its options and every file it read.  Jobs run in\n"
+	"parallel; the outputs are the same whatever --jobs.  A failing job is\n"
+	"reported with its name and messages, the other jobs still run, and the\n"
+	"batch exits with the code of the first failed job in manifest order.\n"
+	"\n"
+	"  --shard K/N          run only shard K (0 <= K < N): the jobs whose\n"
+	"                       name hashes to K (FNV-1a, mixed, mod N): the N shards\n"
+	"                       partition the jobs and adding a job moves no other\n"
+	"  --jobs N             threads in all (default: CPUs), shared between\n"
+	"                       jobs running at once and threads within each\n"
+	"  --force              run every job, current or not\n"
+	"  --list               print each job of the shard (name, shard,\n"
+	"                       current/stale) and run nothing\n"
+	"  --json               print the outcome as JSON on stdout\n"
+	"  --quiet              print nothing on success\n"
+	"  --progress auto|line|json|none\n"
+	"                       jobs done / total on stderr (see render)\n"
+	"  -h, --help           this text\n";
+
+/* The commands a job may run: they take FILE -o DIR and --deps. */
+static const char *const job_commands[] = { "render", "sheet", NULL };
+
+enum { O_SHARD = 1000, O_FORCE, O_LIST, O_JSON, O_PROGRESS };
+enum { MSG_MAX = 65536 };
+
+struct child {
+	int job;
+	pid_t pid;
+	int fd;                  /* its stderr, or -1 when closed */
+	char line[4096];
+	size_t nline;
+	char deps[4200];
+};
+
+struct outcome {
+	int status;              /* 0 pending, 1 ran, 2 current, 3 failed */
+	int rc;
+	char *msg;               /* its messages (not progress) */
+	size_t nmsg;
+};
+
+struct batch_run {
+	const bb_batch *b;
+	int *sel;                /* selected job indices */
+	int nsel;
+	int threads_each;
+	struct outcome *out;     /* per job */
+	cli_progress progress;
+};
+
+static int parse_shard(const char *s, int *k, int *n)
+{
+	char *end;
+	long a, b;
+
+	errno = 0;
+	a = strtol(s, &end, 10);
+	if (end == s || *end != '/')
+		return 0;
+	s = end + 1;
+	b = strtol(s, &end, 10);
+	if (end == s || *end || errno || b < 1 || b > 100000 || a < 0 || a >= b)
+		return 0;
+	*k = (int)a;
+	*n = (int)b;
+	return 1;
+}
+
+static int known_command(const char *c)
+{
+	int i;
+
+	for (i = 0; job_commands[i]; i++)
+		if (strcmp(job_commands[i], c) == 0)
+			return 1;
+	return 0;
+}
+
+static void keep_message(struct outcome *o, const char *line, size_t n)
+{
+	char *m;
+
+	if (o->nmsg + n + 2 > MSG_MAX)
+		return;
+	if (!(m = realloc(o->msg, o->nmsg + n + 2)))
+		return;
+	o->msg = m;
+	memcpy(o->msg + o->nmsg, line, n);
+	o->nmsg += n;
+	o->msg[o->nmsg++] = '\n';
+	o->msg[o->nmsg] = '\0';
+}
+
+/* One line of a child's stderr: its progress events are dropped (the
+ * batch shows jobs), everything else is kept for its report. */
+static void child_line(struct batch_run *r, struct child *c)
+{
+	const char *l = c->line;
+
+	c->line[c->nline] = '\0';
+	if (strncmp(l, "{\"progress\": ", 13) != 0)
+		keep_message(&r->out[c->job], l, c->nline);
+	c->nline = 0;
+}
+
+static void child_read(struct batch_run *r, struct child *c)
+{
+	char buf[4096];
+	ssize_t n = read(c->fd, buf, sizeof buf), i;
+
+	if (n <= 0) {
+		if (n < 0 && errno == EINTR)
+			return;
+		if (c->nline)
+			child_line(r, c);
+		close(c->fd);
+		c->fd = -1;
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (buf[i] == '\n') {
+			child_line(r, c);
+		} else if (c->nline + 1 < sizeof c->line) {
+			c->line[c->nline++] = buf[i];
+		}
+	}
+}
+
+static int start_child(struct batch_run *r, int job, struct child *c)
+{
+	const bb_batch_job *j = bb_batch_job_at(r->b, job);
+	posix_spawn_file_actions_t fa;
+	char threads[16];
+	const char **argv;
+	int p[2], i, k = 0, dfd;
+	const char *tmp = getenv("TMPDIR");
+
+	memset(c, 0, sizeof *c);
+	c->job = job;
+	c->fd = -1;
+	snprintf(c->deps, sizeof c->deps, "%s/bonebake-deps-XXXXXX",
+	         tmp && tmp[0] && strlen(tmp) < 4096 ? tmp : "/tmp");
+	if ((dfd = mkstemp(c->deps)) < 0)
+		return EXIT_IO;
+	close(dfd);
+	argv = calloc((size_t)j->nargs + 16, sizeof *argv);
+	if (!argv || pipe(p) != 0) {
+		free(argv);
+		unlink(c->deps);
+		return EXIT_INTERNAL;
+	}
+	snprintf(threads, sizeof threads, "%d", r->threads_each);
+	argv[k++] = "bonebake";
+	argv[k++] = j->command;
+	argv[k++] = j->input;
+	argv[k++] = "-o";
+	argv[k++] = j->output;
+	for (i = 0; i < j->nargs; i++)
+		argv[k++] = j->args[i];
+	argv[k++] = "--jobs";
+	argv[k++] = threads;
+	argv[k++] = "--progress";
+	argv[k++] = "json";
+	argv[k++] = "--deps";
+	argv[k++] = c->deps;
+	argv[k] = NULL;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, p[1], 2);
+	posix_spawn_file_actions_addclose(&fa, p[0]);
+	posix_spawn_file_actions_addclose(&fa, p[1]);
+	i = posix_spawn(&c->pid, "/proc/self/exe", &fa, NULL, (char *const *)argv,
+	                environ);
+	posix_spawn_file_actions_destroy(&fa);
+	free(argv);
+	close(p[1]);
+	if (i != 0) {
+		close(p[0]);
+		unlink(c->deps);
+		fprintf(stderr, "bonebake batch: %s: cannot start: %s\n", j->name,
+		        strerror(i));
+		return EXIT_INTERNAL;
+	}
+	c->fd = p[0];
+	return 0;
+}
+
+/* A child is done: its exit code, then the record of what it read. */
+static void finish_child(struct batch_run *r, struct child *c)
+{
+	const bb_batch_job *j = bb_batch_job_at(r->b, c->job);
+	struct outcome *o = &r->out[c->job];
+	int st = 0;
+	bb_error err;
+
+	while (waitpid(c->pid, &st, 0) < 0 && errno == EINTR)
+		;
+	o->rc = WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_INTERNAL;
+	if (WIFSIGNALED(st)) {
+		char m[128];
+
+		snprintf(m, sizeof m, "bonebake: killed by signal %d", WTERMSIG(st));
+		keep_message(o, m, strlen(m));
+	}
+	if (o->rc == 0 && bb_batch_stamp(j, PACKAGE_VERSION, c->deps, &err) != BB_OK) {
+		char m[1200];
+
+		bb_error_format(&err, m, sizeof m);
+		keep_message(o, m, strlen(m));
+		o->rc = cli_exit_code(err.status);
+	}
+	o->status = o->rc == 0 ? 1 : 3;
+	unlink(c->deps);
+	cli_progress_step(&r->progress, 1);
+}
+
+/* Runs the stale selected jobs, `slots` at a time. */
+static int run_jobs(struct batch_run *r, const int *todo, int ntodo, int slots)
+{
+	struct child *kids = calloc((size_t)slots, sizeof *kids);
+	struct pollfd *pfd = calloc((size_t)slots, sizeof *pfd);
+	int next = 0, running = 0, i, rc = 0;
+
+	if (!kids || !pfd) {
+		free(kids);
+		free(pfd);
+		return EXIT_INTERNAL;
+	}
+	for (i = 0; i < slots; i++)
+		kids[i].pid = 0;
+	while (next < ntodo || running > 0) {
+		for (i = 0; i < slots && next < ntodo; i++) {
+			if (kids[i].pid)
+				continue;
+			if ((rc = start_child(r, todo[next], &kids[i])) != 0) {
+				r->out[todo[next]].status = 3;
+				r->out[todo[next]].rc = rc;
+				kids[i].pid = 0;
+			} else {
+				running++;
+			}
+			next++;
+		}
+		for (i = 0; i < slots; i++) {
+			pfd[i].fd = kids[i].pid ? kids[i].fd : -1;
+			pfd[i].events = POLLIN;
+			pfd[i].revents = 0;
+		}
+		if (running && poll(pfd, (nfds_t)slots, -1) < 0 && errno != EINTR)
+			break;
+		for (i = 0; i < slots; i++) {
+			if (!kids[i].pid || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			child_read(r, &kids[i]);
+			if (kids[i].fd < 0) {
+				finish_child(r, &kids[i]);
+				kids[i].pid = 0;
+				running--;
+			}
+		}
+	}
+	free(kids);
+	free(pfd);
+	return 0;
+}
+
+static const char *status_name(int s)
+{
+	return s == 1 ? "ran" : s == 2 ? "current" : s == 3 ? "failed" : "pending";
+}
+
+static void report(const struct batch_run *r, int json, int quiet, int k, int n)
+{
+	int i, counts[4] = { 0 };
+
+	for (i = 0; i < r->nsel; i++)
+		counts[r->out[r->sel[i]].status]++;
+	if (json) {
+		printf("{\"shard\": \"%d/%d\", \"ran\": %d, \"current\": %d, "
+		       "\"failed\": %d, \"jobs\": [", k, n, counts[1], counts[2],
+		       counts[3]);
+		for (i = 0; i < r->nsel; i++) {
+			const bb_batch_job *j = bb_batch_job_at(r->b, r->sel[i]);
+			const struct outcome *o = &r->out[r->sel[i]];
+
+			printf("%s\n  {\"name\": ", i ? "," : "");
+			cli_json_string(stdout, j->name);
+			printf(", \"command\": ");
+			cli_json_string(stdout, j->command);
+			printf(", \"output\": ");
+			cli_json_string(stdout, j->output);
+			printf(", \"status\": \"%s\", \"exit\": %d}", status_name(o->status),
+			       o->rc);
+		}
+		printf("%s]}\n", r->nsel ? "\n" : "");
+		return;
+	}
+	if (quiet)
+		return;
+	for (i = 0; i < r->nsel; i++) {
+		const struct outcome *o = &r->out[r->sel[i]];
+
+		if (o->status == 3)
+			printf("%s: failed (exit %d)\n",
+			       bb_batch_job_at(r->b, r->sel[i])->name, o->rc);
+		else
+			printf("%s: %s\n", bb_batch_job_at(r->b, r->sel[i])->name,
+			       o->status == 1 ? "rendered" : "current (skipped)");
+	}
+	printf("batch: %d ran, %d current, %d failed (shard %d/%d of %d jobs)\n",
+	       counts[1], counts[2], counts[3], k, n, bb_batch_job_count(r->b));
+}
+
+/* Every failed job's messages under its name, in manifest order; the exit
+ * code of the first. */
+static int failures(const struct batch_run *r)
+{
+	int i, rc = 0;
+
+	for (i = 0; i < r->nsel; i++) {
+		const struct outcome *o = &r->out[r->sel[i]];
+		const char *name = bb_batch_job_at(r->b, r->sel[i])->name, *l, *nl;
+
+		if (o->status != 3)
+			continue;
+		fprintf(stderr, "bonebake batch: job \"%s\" failed (exit %d)\n", name,
+		        o->rc);
+		for (l = o->msg; l && *l; l = nl + 1) {
+			nl = strchr(l, '\n');
+			if (!nl)
+				break;
+			fprintf(stderr, "bonebake batch: %s: %.*s\n", name, (int)(nl - l), l);
+		}
+		if (!rc)
+			rc = o->rc ? o->rc : EXIT_INTERNAL;
+	}
+	return rc;
+}
+
+static int threads_total(int jobs)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return jobs > 0 ? jobs : n > 0 ? (int)n : 1;
+}
+
+int cmd_batch(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "shard", required_argument, NULL, O_SHARD },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "force", no_argument, NULL, O_FORCE },
+		{ "list", no_argument, NULL, O_LIST },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "progress", required_argument, NULL, O_PROGRESS },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct batch_run r;
+	bb_batch *b = NULL;
+	bb_error err;
+	int c, k = 0, n = 1, jobs = 0, force = 0, list = 0, json = 0, quiet = 0;
+	int progress = CLI_PROGRESS_AUTO, i, rc = 0, *todo = NULL, ntodo = 0, slots;
+
+	memset(&r, 0, sizeof r);
+	while ((c = getopt_long(argc, argv, "j:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case O_SHARD:
+			if (!parse_shard(optarg, &k, &n))
+				return cli_usage_error("batch", "--shard takes K/N with "
+				                       "0 <= K < N, not '%s'", optarg);
+			break;
+		case 'j':
+			if (!cli_parse_int(optarg, 1, 256, &jobs))
+				return cli_usage_error("batch", "--jobs takes an integer "
+				                       "1..256, not '%s'", optarg);
+			break;
+		case O_FORCE: force = 1; break;
+		case O_LIST: list = 1; break;
+		case O_JSON: json = 1; break;
+		case 'q': quiet = 1; break;
+		case O_PROGRESS:
+			if (!cli_parse_progress(optarg, &progress))
+				return cli_usage_error("batch", "--progress takes auto, line, "
+				                       "json or none, not '%s'", optarg);
+			break;
+		case 'h':
+			fputs(help, stdout);
+			return EXIT_OK;
+		default:
+			return cli_bad_option("batch", argv);
+		}
+	}
+	if (optind + 1 != argc)
+		return cli_usage_error("batch", "expected one MANIFEST.json");
+	if (bb_batch_load(argv[optind], &b, &err) != BB_OK)
+		return cli_fail(&err);
+	r.b = b;
+	r.out = calloc((size_t)bb_batch_job_count(b) + 1, sizeof *r.out);
+	r.sel = calloc((size_t)bb_batch_job_count(b) + 1, sizeof *r.sel);
+	todo = calloc((size_t)bb_batch_job_count(b) + 1, sizeof *todo);
+	if (!r.out || !r.sel || !todo) {
+		rc = EXIT_INTERNAL;
+		goto out;
+	}
+	for (i = 0; i < bb_batch_job_count(b); i++) {
+		const bb_batch_job *j = bb_batch_job_at(b, i);
+
+		if (!known_command(j->command)) {
+			fprintf(stderr, "bonebake: %s: jobs[%d].command: \"%s\" is not a "
+			        "command a job can run (render, sheet)\n", argv[optind], i,
+			        j->command);
+			rc = EXIT_INPUT;
+			goto out;
+		}
+		if (bb_batch_shard(j, n) == k)
+			r.sel[r.nsel++] = i;
+	}
+	for (i = 0; i < r.nsel; i++) {
+		const bb_batch_job *j = bb_batch_job_at(b, r.sel[i]);
+		int current = !force && bb_batch_current(j, PACKAGE_VERSION);
+
+		if (list)
+			printf("%s\t%d\t%s\n", j->name, bb_batch_shard(j, n),
+			       current ? "current" : "stale");
+		else if (current)
+			r.out[r.sel[i]].status = 2;
+		else
+			todo[ntodo++] = r.sel[i];
+	}
+	if (list)
+		goto out;
+	slots = threads_total(jobs);
+	if (slots > ntodo)
+		slots = ntodo > 0 ? ntodo : 1;
+	r.threads_each = threads_total(jobs) / slots;
+	if (r.threads_each < 1)
+		r.threads_each = 1;
+	cli_progress_start(&r.progress, "batch", ntodo, quiet ? CLI_PROGRESS_QUIET
+	                                                       : progress);
+	cli_progress_unit(&r.progress, "jobs");
+	if (ntodo)
+		rc = run_jobs(&r, todo, ntodo, slots);
+	cli_progress_end(&r.progress);
+	if (!rc)
+		rc = failures(&r);
+	report(&r, json, quiet && !rc, k, n);
+out:
+	for (i = 0; r.out && i < bb_batch_job_count(b); i++)
+		free(r.out[i].msg);
+	free(r.out);
+	free(r.sel);
+	free(todo);
+	bb_batch_free(b);
+	return rc;
+}

@@ -1,0 +1,338 @@
+/* bonebake gallery DIR... -o SITE: one static, self-contained HTML page
+ * playing every animation of render output folders (their frames.json),
+ * with the frames copied beside it.  No server, no network: relative
+ * paths only, the data inline. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gallery-page.h"
+#include "outdir.h"
+
+static const char help[] =
+	"usage: bonebake gallery DIR... -o SITE [--title TEXT]\n"
+	"\n"
+	"Writes SITE/index.html, a page playing every animation found in the\n"
+	"render output folders DIR (each frames.json in DIR, or in its\n"
+	"sub-folders up to three levels down, in name order), and copies their\n"
+	"frames to SITE/a<N>/.  Each animation shows its name, fps, frame\n"
+	"count, size, loop flag and events, with play/pause and a frame\n"
+	"scrubber; the page has a zoom and a background switch (checkerboard,\n"
+	"dark, light).  It opens from the file system (file://), fetches\n"
+	"nothing, and uses relative paths only, so SITE can be uploaded as a CI\n"
+	"artifact.  URL parameters after '#' (for scripts): frame=N pauses\n"
+	"every animation at frame N, solo=K shows animation K alone at the top\n"
+	"left, bg=checker|dark|light, zoom=1..8.\n"
+	"\n"
+	"  -o, --output SITE    output folder (created if missing)\n"
+	"  --title TEXT         the page's title (default \"bonebake gallery\")\n"
+	"  -h, --help           this text\n";
+
+enum { MAX_ANIMS = 4096, MAX_DEPTH = 3 };
+
+struct anim {
+	char dir[4096];          /* folder holding frames.json */
+	char label[4096];        /* DIR/relative folder, as shown */
+	bb_frames_json *info;
+};
+
+struct gallery {
+	struct anim *a;
+	int n, cap;
+};
+
+static int cmp_names(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* Adds dir/frames.json when present, then walks sub-folders in name order. */
+static int scan(struct gallery *g, const char *dir, const char *label, int depth)
+{
+	char path[4200];
+	struct stat st;
+	DIR *d;
+	struct dirent *e;
+	char **names = NULL;
+	size_t n = 0, cap = 0, i;
+	int rc = 0;
+
+	snprintf(path, sizeof path, "%s/frames.json", dir);
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+		bb_error err;
+		struct anim *a;
+
+		if (g->n == MAX_ANIMS) {
+			fprintf(stderr, "bonebake: %s: more than %d animations\n", dir,
+			        MAX_ANIMS);
+			return EXIT_INPUT;
+		}
+		if (g->n == g->cap) {
+			void *p = realloc(g->a, (size_t)(g->cap = g->cap ? 2 * g->cap : 16) *
+			                  sizeof *g->a);
+			if (!p)
+				return EXIT_INTERNAL;
+			g->a = p;
+		}
+		a = &g->a[g->n];
+		memset(a, 0, sizeof *a);
+		snprintf(a->dir, sizeof a->dir, "%s", dir);
+		snprintf(a->label, sizeof a->label, "%s", label);
+		if (bb_frames_json_read(path, 0, &a->info, &err) != BB_OK)
+			return cli_fail(&err);
+		g->n++;
+		return 0;     /* an animation folder holds no further animations */
+	}
+	if (depth >= MAX_DEPTH || !(d = opendir(dir)))
+		return 0;
+	while ((e = readdir(d)) != NULL) {
+		char sub[4200];
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
+		if (stat(sub, &st) != 0 || !S_ISDIR(st.st_mode))
+			continue;
+		if (n == cap) {
+			void *p = realloc(names, (cap = cap ? 2 * cap : 16) * sizeof *names);
+
+			if (!p) {
+				rc = EXIT_INTERNAL;
+				break;
+			}
+			names = p;
+		}
+		if (!(names[n] = strdup(e->d_name))) {
+			rc = EXIT_INTERNAL;
+			break;
+		}
+		n++;
+	}
+	closedir(d);
+	if (names)
+		qsort(names, n, sizeof *names, cmp_names);
+	for (i = 0; i < n && rc == 0; i++) {
+		char sub[4200], sublabel[4200];
+
+		snprintf(sub, sizeof sub, "%s/%s", dir, names[i]);
+		snprintf(sublabel, sizeof sublabel, "%s/%s", label, names[i]);
+		rc = scan(g, sub, sublabel, depth + 1);
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return rc;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	FILE *in = fopen(from, "rb"), *out;
+	char buf[65536];
+	size_t n;
+	int ok = 1;
+
+	if (!in) {
+		fprintf(stderr, "bonebake: %s: %s\n", from, strerror(errno));
+		return EXIT_IO;
+	}
+	out = fopen(to, "wb");
+	if (!out) {
+		fprintf(stderr, "bonebake: %s: %s\n", to, strerror(errno));
+		fclose(in);
+		return EXIT_IO;
+	}
+	while (ok && (n = fread(buf, 1, sizeof buf, in)) > 0)
+		ok = fwrite(buf, 1, n, out) == n;
+	ok = ok && !ferror(in);
+	fclose(in);
+	if (fclose(out) != 0 || !ok) {
+		fprintf(stderr, "bonebake: %s: cannot write: %s\n", to, strerror(errno));
+		return EXIT_IO;
+	}
+	return 0;
+}
+
+/* A JSON string safe inside <script>: '<' escaped too. */
+static void js_string(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	fputc('"', f);
+	for (; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20 || *p == '<' || *p == '>' || *p == '&')
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+static void html_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+static void write_data(FILE *f, const struct gallery *g)
+{
+	int i;
+	size_t k;
+
+	fputs("[", f);
+	for (i = 0; i < g->n; i++) {
+		const bb_frames_json *in = g->a[i].info;
+
+		fprintf(f, "%s\n{\"label\":", i ? "," : "");
+		js_string(f, g->a[i].label);
+		fputs(",\"name\":", f);
+		js_string(f, in->animation);
+		fputs(",\"armature\":", f);
+		js_string(f, in->armature);
+		fprintf(f, ",\"fps\":%.17g,\"loop\":%s,\"duration\":%.17g,\"w\":%d,"
+		        "\"h\":%d,\"dir\":\"a%d\",\"files\":[", in->fps,
+		        in->loop ? "true" : "false", in->duration, in->width,
+		        in->height, i);
+		for (k = 0; k < in->n_frames; k++) {
+			fputs(k ? "," : "", f);
+			js_string(f, in->frames[k].file);
+		}
+		fputs("],\"events\":[", f);
+		for (k = 0; k < in->n_events; k++) {
+			fputs(k ? ",{\"name\":" : "{\"name\":", f);
+			js_string(f, in->events[k].name);
+			fputs(",\"kind\":", f);
+			js_string(f, in->events[k].kind);
+			fprintf(f, ",\"time\":%.17g,\"frame\":%ld}", in->events[k].time,
+			        in->events[k].frame);
+		}
+		fputs("]}", f);
+	}
+	fputs("\n]", f);
+}
+
+static int write_site(const struct gallery *g, outdir *od, const char *title)
+{
+	char path[OUTDIR_PATH_MAX], from[OUTDIR_PATH_MAX + PATH_MAX], to[OUTDIR_PATH_MAX + PATH_MAX];
+	FILE *f;
+	int i, rc = 0;
+	size_t k;
+
+	for (i = 0; i < g->n && rc == 0; i++) {
+		char sub[32];
+
+		snprintf(sub, sizeof sub, "a%d", i);
+		if ((rc = outdir_mkdir(od, sub)) != 0)
+			break;
+		for (k = 0; k < g->a[i].info->n_frames && rc == 0; k++) {
+			snprintf(from, sizeof from, "%s/%s", g->a[i].dir,
+			         g->a[i].info->frames[k].file);
+			snprintf(to, sizeof to, "%s/%s/%s", od->stage, sub,
+			         g->a[i].info->frames[k].file);
+			rc = copy_file(from, to);
+		}
+	}
+	if (rc)
+		return rc;
+	outdir_path(od, "index.html", path, sizeof path);
+	f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "bonebake: %s/index.html: %s\n", od->dest, strerror(errno));
+		return EXIT_IO;
+	}
+	fputs(gallery_head, f);
+	html_text(f, title);
+	fputs(gallery_body, f);
+	html_text(f, title);
+	fputs(gallery_data_open, f);
+	write_data(f, g);
+	fputs(gallery_data_close, f);
+	fputs(gallery_script, f);
+	if (fclose(f) != 0) {
+		fprintf(stderr, "bonebake: %s/index.html: %s\n", od->dest, strerror(errno));
+		return EXIT_IO;
+	}
+	return 0;
+}
+
+int cmd_gallery(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "title", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct gallery g = { NULL, 0, 0 };
+	const char *outpath = NULL, *title = "bonebake gallery";
+	outdir od;
+	int c, i, rc = 0;
+
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		if (c == 'o') {
+			outpath = optarg;
+		} else if (c == 't') {
+			title = optarg;
+		} else if (c == 'h') {
+			fputs(help, stdout);
+			return EXIT_OK;
+		} else {
+			return cli_bad_option("gallery", argv);
+		}
+	}
+	if (optind >= argc)
+		return cli_usage_error("gallery", "expected one or more render output "
+		                       "folders");
+	if (!outpath || !outpath[0])
+		return cli_usage_error("gallery", "missing -o SITE");
+	for (i = optind; i < argc && rc == 0; i++) {
+		struct stat st;
+		size_t len = strlen(argv[i]);
+		char dir[4096];
+
+		if (stat(argv[i], &st) != 0 || !S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "bonebake: %s: %s\n", argv[i], stat(argv[i], &st) != 0
+			        ? strerror(errno) : "not a folder");
+			rc = EXIT_IO;
+			break;
+		}
+		int before = g.n;
+
+		snprintf(dir, sizeof dir, "%s", argv[i]);
+		while (len > 1 && dir[len - 1] == '/')
+			dir[--len] = '\0';
+		rc = scan(&g, dir, dir, 0);
+		if (rc == 0 && g.n == before) {
+			fprintf(stderr, "bonebake: %s: no frames.json found (a folder "
+			        "`bonebake render` wrote)\n", argv[i]);
+			rc = EXIT_INPUT;
+		}
+	}
+	if (rc == 0 && (rc = outdir_open(&od, outpath)) == 0) {
+		rc = write_site(&g, &od, title);
+		if (rc == 0)
+			rc = outdir_commit(&od);
+		else
+			outdir_abort(&od);
+	}
+	if (rc == 0)
+		printf("%d animation%s -> %s/index.html\n", g.n, g.n == 1 ? "" : "s",
+		       outpath);
+	for (i = 0; i < g.n; i++)
+		bb_frames_json_free(g.a[i].info);
+	free(g.a);
+	return rc;
+}

@@ -1,0 +1,271 @@
+/* Animated previews and contact sheets beside the frames, shared by
+ * preview, render and sheet. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "outdir.h"
+#include "preview-out.h"
+
+enum { O_PREVIEW = ANIM_OPT_BASE, O_QUALITY, O_CONTACT };
+
+static const struct option anim_options[] = {
+	{ "preview", required_argument, NULL, O_PREVIEW },
+	{ "quality", required_argument, NULL, O_QUALITY },
+	{ "contact-sheet", required_argument, NULL, O_CONTACT },
+};
+
+const char anim_help[] =
+	"Previews:\n"
+	"  --quality N          WebP: lossy at quality N (0..100; default lossless)\n"
+	"  --contact-sheet FILE.png\n"
+	"                       every frame in a grid with its index and time\n"
+	"                       (several animations: FILE-<anim>.png each)\n";
+
+void anim_merge_options(struct option *tab, int n, int with_preview)
+{
+	int k = 0, i;
+
+	while (tab[k].name)
+		k++;
+	for (i = with_preview ? 0 : 1; i < 3 && k < n - 1; i++)
+		tab[k++] = anim_options[i];
+	memset(&tab[k], 0, sizeof tab[k]);
+}
+
+void anim_opts_init(anim_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->quality = -1;
+}
+
+int anim_parse(anim_opts *o, int id, const char *arg, const char *cmd)
+{
+	switch (id) {
+	case O_PREVIEW:
+		if (!bb_anim_format_parse(arg, &o->format)) {
+			cli_usage_error(cmd, "--preview takes webp, gif or apng, not '%s'", arg);
+			return -1;
+		}
+		o->has_format = 1;
+		return 1;
+	case O_QUALITY:
+		if (!cli_parse_int(arg, 0, 100, &o->quality)) {
+			cli_usage_error(cmd, "--quality takes an integer 0..100, not '%s'", arg);
+			return -1;
+		}
+		return 1;
+	case O_CONTACT:
+		if (!arg[0]) {
+			cli_usage_error(cmd, "--contact-sheet takes a file name");
+			return -1;
+		}
+		o->contact = arg;
+		return 1;
+	}
+	return 0;
+}
+
+int anim_check(const anim_opts *o, const char *cmd)
+{
+	if (o->quality >= 0 && (!o->has_format || o->format != BB_ANIM_WEBP))
+		return cli_usage_error(cmd, "--quality applies to WebP previews only");
+	return 0;
+}
+
+/* ---- files renamed into place at the end ----------------------------- */
+
+int pending_add(pending *p, const char *final, const char **staged)
+{
+	const char *slash = strrchr(final, '/');
+	int fd;
+
+	if (p->n == p->cap) {
+		int cap = p->cap ? 2 * p->cap : 8;
+		void *a = realloc(p->final, (size_t)cap * sizeof *p->final);
+
+		if (a)
+			p->final = a;
+		a = a ? realloc(p->staged, (size_t)cap * sizeof *p->staged) : NULL;
+		if (!a) {
+			fprintf(stderr, "bonebake: out of memory\n");
+			return EXIT_INTERNAL;
+		}
+		p->staged = a;
+		p->cap = cap;
+	}
+	if (strlen(final) >= sizeof p->final[0] - 40) {
+		fprintf(stderr, "bonebake: %s: path too long\n", final);
+		return EXIT_IO;
+	}
+	strcpy(p->final[p->n], final);
+	snprintf(p->staged[p->n], sizeof p->staged[0], "%.*s.%s.bonebake-XXXXXX",
+	         slash ? (int)(slash - final + 1) : 0, final, slash ? slash + 1 : final);
+	fd = mkstemp(p->staged[p->n]);
+	if (fd < 0) {
+		fprintf(stderr, "bonebake: %s: cannot write: %s\n", final, strerror(errno));
+		return EXIT_IO;
+	}
+	close(fd);
+	*staged = p->staged[p->n++];
+	return 0;
+}
+
+int pending_commit(pending *p)
+{
+	int i, rc = 0;
+
+	for (i = 0; i < p->n; i++)
+		if (rc == 0 && rename(p->staged[i], p->final[i]) != 0) {
+			fprintf(stderr, "bonebake: %s: cannot write: %s\n", p->final[i],
+			        strerror(errno));
+			rc = EXIT_IO;
+		}
+	if (rc)
+		pending_abort(p);
+	free(p->final);
+	free(p->staged);
+	memset(p, 0, sizeof *p);
+	return rc;
+}
+
+void pending_abort(pending *p)
+{
+	int i;
+
+	for (i = 0; i < p->n; i++)
+		unlink(p->staged[i]);
+	free(p->final);
+	free(p->staged);
+	memset(p, 0, sizeof *p);
+}
+
+/* ---- encoders fed in frame order ------------------------------------- */
+
+int contact_path(const char *file, const fig_job *j, int njobs, char *buf,
+                 size_t size)
+{
+	const char *base = strrchr(file, '/'), *dot;
+	char tag[700];
+	size_t i;
+	int n;
+
+	if (njobs <= 1)
+		return snprintf(buf, size, "%s", file) < (int)size;
+	base = base ? base + 1 : file;
+	dot = strrchr(base, '.');
+	if (!dot || dot == base)
+		dot = base + strlen(base);
+	snprintf(tag, sizeof tag, "%s", j->dir);
+	for (i = 0; tag[i]; i++)
+		if (tag[i] == '/')
+			tag[i] = '-';
+	n = snprintf(buf, size, "%.*s-%s%s", (int)(dot - file), file, tag, dot);
+	return n >= 0 && (size_t)n < size;
+}
+
+/* Prints err naming `shown` instead of the staged file. */
+static int fail_as(bb_error *err, const char *shown)
+{
+	if (shown)
+		snprintf(err->file, sizeof err->file, "%s", shown);
+	return cli_fail(err);
+}
+
+int anim_job_begin(anim_job *x, const fig_job *j, const anim_opts *o,
+                   const char *anim_path, const char *anim_shown,
+                   const char *sheet_path, const char *sheet_shown)
+{
+	const bb_plan *fa = &j->plan;
+	bb_error err;
+
+	memset(x, 0, sizeof *x);
+	x->job = j;
+	x->anim_path = anim_path;
+	x->sheet_path = sheet_path;
+	x->anim_shown = anim_shown;
+	x->sheet_shown = sheet_shown;
+	if (anim_path) {
+		bb_anim_options ao = { 0 };
+
+		ao.format = o->format;
+		ao.loop_count = fa->info.loop ? 0 : 1;
+		ao.lossy = o->quality >= 0;
+		ao.quality = o->quality >= 0 ? o->quality : 0;
+		if (o->format == BB_ANIM_GIF && fa->fps > 50)
+			cli_warn("animation \"%s\": %g fps: GIF delays are in 1/100 s and "
+			         "browsers show delays under 0.02 s as 0.1 s (use --fps 50 "
+			         "or less)", fa->info.name, fa->fps);
+		if (bb_anim_open(anim_path, fa->width, fa->height, &ao, &x->anim,
+		                 &err) != BB_OK)
+			return fail_as(&err, anim_shown);
+	}
+	if (sheet_path) {
+		bb_contact_options co = { 0 };
+		char title[600];
+
+		snprintf(title, sizeof title, "%s    %g fps    %ld frames    %dx%d    %s",
+		         fa->info.name, fa->fps, fa->frames, fa->width, fa->height,
+		         fa->info.loop ? "loops" : "plays once");
+		co.title = title;
+		if (bb_contact_new(fa->frames, fa->width, fa->height, &co, &x->sheet,
+		                   &err) != BB_OK) {
+			anim_job_abort(x);
+			return fail_as(&err, sheet_shown);
+		}
+	}
+	return 0;
+}
+
+int anim_job_frame(long i, const bb_image *img, void *user)
+{
+	anim_job *x = user;
+	const bb_plan *fa = &x->job->plan;
+	bb_error err;
+
+	if (cli_interrupted)
+		return 128 + cli_interrupted;    /* stop; main reports it */
+	if (x->anim && bb_anim_add(x->anim, img, bb_plan_frame_time(fa, i + 1),
+	                           &err) != BB_OK)
+		return fail_as(&err, x->anim_shown);
+	if (x->sheet && bb_contact_add(x->sheet, i, bb_plan_frame_time(fa, i), img,
+	                               &err) != BB_OK)
+		return fail_as(&err, x->sheet_shown);
+	return 0;
+}
+
+int anim_job_end(anim_job *x)
+{
+	bb_error err;
+	int rc = 0;
+
+	if (x->anim) {
+		bb_status s = bb_anim_finish(x->anim, &err);
+
+		x->anim = NULL;
+		if (s != BB_OK)
+			rc = fail_as(&err, x->anim_shown);
+	}
+	if (rc == 0 && x->sheet) {
+		bb_image *img = NULL;
+
+		if (bb_contact_render(x->sheet, &img, &err) != BB_OK ||
+		    bb_png_write(x->sheet_path, img, &err) != BB_OK)
+			rc = fail_as(&err, x->sheet_shown);
+		bb_image_free(img);
+	}
+	bb_contact_free(x->sheet);
+	x->sheet = NULL;
+	return rc;
+}
+
+void anim_job_abort(anim_job *x)
+{
+	bb_anim_free(x->anim);
+	bb_contact_free(x->sheet);
+	x->anim = NULL;
+	x->sheet = NULL;
+}

@@ -1,0 +1,98 @@
+#!/bin/sh
+# Write errors are never silent (issue: hostile input): standard output on a
+# full device exits 4 with one line; a full disk under render, sheet, pack,
+# pose -o, info -o and diff -o/--html/--json exits 4 and leaves nothing
+# partial (no staging folder, no half file, an earlier output intact); a
+# report aimed at a device is written in place, never renamed over it.
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$top_srcdir/tests/cli/lib.sh"
+H="$SAMPLES/humanoid.json"
+[ -w /dev/full ] || unavailable "no writable /dev/full"
+
+"$BONEBAKE" render "$H" -o "$T/a" --anim idle --quiet || fail "render a"
+"$BONEBAKE" render "$H" -o "$T/b" --anim idle --bg white --quiet || fail "render b"
+
+full() {  # EXPECTED-STDERR-REGEX COMMAND...
+	re=$1; shift
+	"$@" >/dev/full 2>"$T/.err"
+	rc=$?
+	err=$(cat "$T/.err")
+	last="$* >/dev/full"
+	expect_rc 4
+	expect_err "$re"
+}
+full 'standard output: write error: No space left' "$BONEBAKE" info "$H"
+full 'standard output: write error' "$BONEBAKE" info "$H" --json
+full 'standard output: write error' "$BONEBAKE" pose "$H" --anim walk
+full 'standard output: write error' "$BONEBAKE" render "$H" -o "$T/r" --anim walk
+full 'standard output: write error' "$BONEBAKE" pack "$T/a/idle" -o "$T/p"
+full 'standard output: write error' "$BONEBAKE" diff "$T/a" "$T/b" --max-diff-ratio 1
+full 'standard output: write error' "$BONEBAKE" diff "$T/a" "$T/b" --max-diff-ratio 1 --json - --quiet
+full 'standard output: write error' "$BONEBAKE" diff "$T/a" "$T/b" --max-diff-ratio 1 --junit - --quiet
+# a report named /dev/full: written in place, the device left a device
+run "$BONEBAKE" diff "$T/a" "$T/b" --max-diff-ratio 1 --json /dev/full --quiet
+expect_rc 4
+expect_err '/dev/full: write failed: No space left'
+[ -c /dev/full ] || fail "/dev/full is no longer a device"
+checks=$((checks + 1))
+
+# a small file system: mounted here (root), else in a user namespace
+small="$T/small"
+mkdir "$small"
+if mount -t tmpfs -o size=1m tmpfs "$small" 2>/dev/null; then
+	trap 'umount "$small" 2>/dev/null; rm -rf "$T"' EXIT
+elif [ -z "${BB_IN_USERNS:-}" ] && command -v unshare >/dev/null &&
+	unshare -rm true 2>/dev/null; then
+	BB_IN_USERNS=1 exec unshare -rm "$SHELL" "$0" "$@"
+else
+	unavailable "cannot mount a small tmpfs (not root, no user namespaces)"
+fi
+# fill it but for 16 KiB
+fill() {
+	rm -f "$small/fill"
+	free=$(df -k "$small" | awk 'NR == 2 { print $4 }')
+	dd if=/dev/zero of="$small/fill" bs=1k count=$((free - $1)) 2>/dev/null
+}
+fill 16
+before=$(ls -A "$small" | sort)
+nothing_left() {
+	checks=$((checks + 1))
+	[ "$(ls -A "$small" | sort)" = "$before" ] ||
+		fail "$last left: $(ls -A "$small" | tr '\n' ' ')"
+}
+run "$BONEBAKE" render "$H" -o "$small/r" --anim walk --scale 2 --quiet
+expect_rc 4
+expect_err 'No space left on device'
+nothing_left
+run "$BONEBAKE" sheet "$H" -o "$small/s" --anim walk --scale 2 --quiet
+expect_rc 4
+nothing_left
+run "$BONEBAKE" pack "$T/a/idle" -o "$small/p" --quiet
+expect_rc 4
+nothing_left
+run "$BONEBAKE" pose "$H" --anim walk -o "$small/pose.json"
+expect_rc 4
+expect_err 'pose.json: write failed: No space left'
+nothing_left
+run "$BONEBAKE" diff "$T/a" "$T/b" --max-diff-ratio 1 -o "$small/d" --quiet
+expect_rc 4
+nothing_left
+run "$BONEBAKE" diff "$T/a" "$T/b" --max-diff-ratio 1 --html "$small/h" --quiet
+expect_rc 4
+nothing_left
+run "$BONEBAKE" diff "$T/a" "$T/b" --max-diff-ratio 1 --json "$small/r.json" --quiet
+# the JSON fits, or fails whole
+if [ "$rc" -eq 4 ]; then nothing_left; else expect_rc 0; fi
+rm -f "$small/r.json"
+# an earlier output in place stays whole when the next run fails
+rm "$small/fill"
+run "$BONEBAKE" render "$SAMPLES/slime.json" -o "$small/r" --quiet
+expect_rc 0
+cp -r "$small/r" "$T/r-before"
+fill 8
+run "$BONEBAKE" render "$SAMPLES/slime.json" -o "$small/r" --scale 3 --quiet
+expect_rc 4
+diff -r "$T/r-before" "$small/r" >/dev/null || fail "the earlier render was changed"
+[ -z "$(find "$small/r" -name '.bonebake-stage-*')" ] || fail "a staging folder was left"
+checks=$((checks + 2))
+pass

@@ -1,0 +1,319 @@
+/* frames: scenes to tracks, planning (frame count, canvas, limits, event
+ * frames, cycle stretch) and the threaded frame loop, on a one-bone model
+ * whose numbers are worked out by hand below. */
+#include "config.h"
+
+#include <check.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bonebake/bonebake.h"
+
+/* One bone with a 20x10 rectangle centred on it.  "slide" (1 s, once)
+ * moves it from x = 0 to x = 30; "spin" (1 s, looping) turns it.  Drawn
+ * bounds over "slide": x in [-10, 40], y in [-5, 5]. */
+static const char model_json[] =
+	"{ \"format\": \"bonebake-skeleton\", \"version\": 1, \"fps\": 4,"
+	"  \"bones\": [ { \"name\": \"b\", \"attachments\": { \"front\": {"
+	"    \"width\": 20, \"height\": 10, \"radius\": 0,"
+	"    \"color\": [200, 100, 50, 255] } } } ],"
+	"  \"animations\": ["
+	"    { \"name\": \"slide\", \"duration\": 1, \"loop\": false, \"bones\": {"
+	"      \"b\": [ { \"time\": 0, \"x\": 0 }, { \"time\": 1, \"x\": 30 } ] } },"
+	"    { \"name\": \"spin\", \"duration\": 1, \"bones\": {"
+	"      \"b\": [ { \"time\": 0, \"rotation\": 0 }, { \"time\": 1, \"rotation\": 6.2831853 } ] } }"
+	"  ] }";
+
+static bb_model *load(void)
+{
+	bb_model *m = NULL;
+	bb_error err;
+
+	ck_assert_int_eq(bb_model_load_buffer(model_json, sizeof model_json - 1,
+	                                      "dir/t.json", NULL, &m, &err), BB_OK);
+	return m;
+}
+
+START_TEST(tracks_of_a_scene)
+{
+	bb_model *m = load();
+	bb_scene sc = { 0 };
+	bb_track tr[BB_MAX_TRACKS];
+	bb_error err;
+	int n;
+
+	sc.anim = 1;
+	sc.cycle = 2;
+	sc.loop = BB_LOOP_ONCE;
+	sc.has_face = 1;
+	sc.face = 0;
+	sc.face_start = 0.5;
+	ck_assert_int_eq(bb_scene_tracks(m, &sc, tr, &n, &err), BB_OK);
+	ck_assert_int_eq(n, 2);
+	ck_assert_int_eq(tr[0].anim, 1);
+	ck_assert_int_eq(tr[0].mask, -1);
+	ck_assert_int_eq(tr[0].loop, 2);
+	ck_assert_double_eq(tr[0].speed, 0.5);     /* 1 s over 2 s */
+	ck_assert_int_eq(tr[0].transient, 0);
+	ck_assert_int_eq(tr[1].anim, 0);
+	ck_assert_double_eq(tr[1].start, 0.5);
+	ck_assert_int_eq(tr[1].transient, 1);
+	/* no upper-body bone set in this model */
+	sc.has_overlay = 1;
+	ck_assert_int_eq(bb_scene_tracks(m, &sc, tr, &n, &err), BB_ERR_USAGE);
+	ck_assert_str_eq(err.file, "t.json");
+	sc.has_overlay = 0;
+	sc.anim = 2;
+	ck_assert_int_eq(bb_scene_tracks(m, &sc, tr, &n, &err), BB_ERR_USAGE);
+	bb_model_free(m);
+}
+END_TEST
+
+START_TEST(plan_fits_every_frame)
+{
+	bb_model *m = load();
+	bb_scene sc = { 0 };
+	bb_canvas_options co = { 0 };
+	bb_plan p;
+	bb_error err;
+
+	co.scale = 2;
+	co.pad = 3;
+	ck_assert_int_eq(bb_plan_scene(m, &sc, &co, &p, &err), BB_OK);
+	/* once: floor(1 * 4) + 1 frames at the file's 4 fps */
+	ck_assert_double_eq(p.fps, 4);
+	ck_assert_int_eq(p.frames, 5);
+	ck_assert_int_eq(p.info.loop, 0);
+	ck_assert_double_eq(bb_plan_frame_time(&p, 3), 0.75);
+	/* x: 2 * [-10, 40] = [-20, 80] -> 100 + 2 * 3; y: 2 * [-5, 5] -> 20 + 6 */
+	ck_assert_int_eq(p.width, 106);
+	ck_assert_int_eq(p.height, 26);
+	ck_assert_double_eq(p.view.origin_x, 23);
+	ck_assert_double_eq(p.view.origin_y, 13);
+	ck_assert_double_eq(p.view.scale, 2);
+	/* looping: round(1 * 4) frames, the end pose not repeated */
+	sc.anim = 1;
+	ck_assert_int_eq(bb_plan_scene(m, &sc, &co, &p, &err), BB_OK);
+	ck_assert_int_eq(p.frames, 4);
+	/* forced once, stretched over 2 s at 10 fps: 21 frames; animation
+	 * time 0.5 plays at figure time 1 */
+	sc.loop = BB_LOOP_ONCE;
+	sc.cycle = 2;
+	sc.fps = 10;
+	ck_assert_int_eq(bb_plan_scene(m, &sc, &co, &p, &err), BB_OK);
+	ck_assert_int_eq(p.frames, 21);
+	ck_assert_double_eq(p.info.duration, 2);
+	ck_assert_double_eq(bb_plan_figure_time(&p, 0.5), 1);
+	bb_model_free(m);
+}
+END_TEST
+
+START_TEST(plan_fixed_native_and_limits)
+{
+	bb_model *m = load();
+	bb_scene sc = { 0 };
+	bb_canvas_options co = { 0 };
+	bb_plan p;
+	bb_error err;
+
+	co.width = 64;
+	co.height = 32;
+	ck_assert_int_eq(bb_plan_scene(m, &sc, &co, &p, &err), BB_OK);
+	ck_assert_int_eq(p.width, 64);
+	ck_assert_double_eq(p.view.origin_x, 32);
+	ck_assert_double_eq(p.view.origin_y, 16);
+	co.has_origin = 1;
+	co.origin_x = 5;
+	co.origin_y = 6;
+	ck_assert_int_eq(bb_plan_scene(m, &sc, &co, &p, &err), BB_OK);
+	ck_assert_double_eq(p.view.origin_x, 5);
+	ck_assert_double_eq(p.view.origin_y, 6);
+	/* the native format defines no stage */
+	memset(&co, 0, sizeof co);
+	co.native = 1;
+	ck_assert_int_eq(bb_plan_scene(m, &sc, &co, &p, &err), BB_ERR_USAGE);
+	ck_assert(strstr(err.message, "defines no canvas") != NULL);
+	/* limits, each naming the file */
+	memset(&co, 0, sizeof co);
+	co.limits.max_frames = 4;
+	ck_assert_int_eq(bb_plan_scene(m, &sc, &co, &p, &err), BB_ERR_LIMIT);
+	ck_assert_str_eq(err.file, "t.json");
+	ck_assert(strstr(err.message, "5 frames exceed the limit of 4") != NULL);
+	memset(&co, 0, sizeof co);
+	co.limits.max_canvas = 50;     /* 50 + 4 px of pad wide */
+	co.pad = 2;
+	ck_assert_int_eq(bb_plan_scene(m, &sc, &co, &p, &err), BB_ERR_LIMIT);
+	ck_assert_str_eq(err.file, "t.json");
+	co.pad = 0;
+	ck_assert_int_eq(bb_plan_scene(m, &sc, &co, &p, &err), BB_OK);
+	ck_assert_int_eq(p.width, 50);
+	ck_assert_int_eq(bb_limits_default().max_canvas, 16384);
+	ck_assert_int_eq(bb_limits_default().max_frames, 100000);
+	bb_model_free(m);
+}
+END_TEST
+
+START_TEST(event_frames)
+{
+	bb_plan p;
+
+	memset(&p, 0, sizeof p);
+	p.fps = 4;
+	p.frames = 5;
+	ck_assert_int_eq(bb_plan_event_frame(&p, 0), 0);
+	ck_assert_int_eq(bb_plan_event_frame(&p, 0.25), 1);   /* on a sample */
+	ck_assert_int_eq(bb_plan_event_frame(&p, 0.3), 2);    /* the next one */
+	ck_assert_int_eq(bb_plan_event_frame(&p, 5), 4);      /* clamped */
+	p.info.loop = 1;
+	p.frames = 4;
+	ck_assert_int_eq(bb_plan_event_frame(&p, 1.1), 1);    /* 5 wraps to 1 */
+}
+END_TEST
+
+/* ---- the frame loop ---------------------------------------------------- */
+
+struct seen {
+	pthread_mutex_t lock;
+	int count[64];
+	uint32_t sum[64];
+	long stop_at;             /* fail on this frame (-1: never) */
+};
+
+static uint32_t checksum(const bb_image *img)
+{
+	uint32_t h = 2166136261u;
+	int x, y;
+
+	for (y = 0; y < img->height; y++)
+		for (x = 0; x < img->width * 4; x++)
+			h = (h ^ img->px[(size_t)y * img->stride + (size_t)x]) * 16777619u;
+	return h;
+}
+
+static bb_status sink(void *user, long frame, const bb_image *img, bb_error *err)
+{
+	struct seen *s = user;
+
+	if (frame == s->stop_at)
+		return bb_error_set(err, BB_ERR_IO, "out.png", NULL, "disk full");
+	pthread_mutex_lock(&s->lock);
+	s->count[frame]++;
+	s->sum[frame] = checksum(img);
+	pthread_mutex_unlock(&s->lock);
+	return BB_OK;
+}
+
+static void run(const bb_model *m, const bb_scene *sc, const bb_plan *p,
+                long first, long count, int jobs, struct seen *s,
+                bb_status want)
+{
+	bb_error err;
+
+	memset(s->count, 0, sizeof s->count);
+	memset(s->sum, 0, sizeof s->sum);
+	ck_assert_int_eq(bb_render_frames(m, sc, p, first, count, jobs, sink, s,
+	                                  &err), want);
+	if (want != BB_OK) {
+		ck_assert_str_eq(err.file, "out.png");
+		ck_assert_str_eq(err.message, "disk full");
+	}
+}
+
+START_TEST(frames_any_thread_count)
+{
+	bb_model *m = load();
+	bb_scene sc = { 0 };
+	bb_canvas_options co = { 0 };
+	struct seen one, two;
+	bb_plan p;
+	bb_error err;
+	long i;
+
+	pthread_mutex_init(&one.lock, NULL);
+	pthread_mutex_init(&two.lock, NULL);
+	one.stop_at = two.stop_at = -1;
+	co.scale = 2;
+	co.pad = 3;
+	ck_assert_int_eq(bb_plan_scene(m, &sc, &co, &p, &err), BB_OK);
+	run(m, &sc, &p, 0, -1, 1, &one, BB_OK);
+	run(m, &sc, &p, 0, -1, 3, &two, BB_OK);
+	for (i = 0; i < p.frames; i++) {
+		ck_assert_int_eq(one.count[i], 1);
+		ck_assert_int_eq(two.count[i], 1);
+		ck_assert_uint_eq(one.sum[i], two.sum[i]);
+	}
+	ck_assert_uint_ne(one.sum[0], one.sum[4]);    /* the bone moved */
+	/* a range: frames 1..2 only */
+	run(m, &sc, &p, 1, 2, 2, &two, BB_OK);
+	ck_assert_int_eq(two.count[0], 0);
+	ck_assert_int_eq(two.count[1], 1);
+	ck_assert_int_eq(two.count[2], 1);
+	ck_assert_int_eq(two.count[3], 0);
+	ck_assert_uint_eq(two.sum[2], one.sum[2]);
+	/* a failing sink stops the run with its status and message */
+	two.stop_at = 2;
+	run(m, &sc, &p, 0, -1, 2, &two, BB_ERR_IO);
+	/* a bad range is the caller's error */
+	ck_assert_int_eq(bb_render_frames(m, &sc, &p, 9, 1, 1, sink, &one, &err),
+	                 BB_ERR_USAGE);
+	bb_model_free(m);
+}
+END_TEST
+
+START_TEST(frames_pixels)
+{
+	/* slide at scale 2, pad 3: origin pixel (23, 13); frame 0 covers x in
+	 * 23 + 2 * [-10, 10], frame 4 covers 23 + 2 * [20, 40] */
+	bb_model *m = load();
+	bb_scene sc = { 0 };
+	bb_canvas_options co = { 0 };
+	bb_plan p;
+	bb_error err;
+	bb_track tr[BB_MAX_TRACKS];
+	bb_pose *pose;
+	bb_renderer *r;
+	bb_image *img;
+	int n;
+
+	co.scale = 2;
+	co.pad = 3;
+	ck_assert_int_eq(bb_plan_scene(m, &sc, &co, &p, &err), BB_OK);
+	ck_assert_int_eq(bb_scene_tracks(m, &sc, tr, &n, &err), BB_OK);
+	ck_assert_int_eq(bb_pose_new(m, 0, &pose, &err), BB_OK);
+	ck_assert_int_eq(bb_renderer_new(&r, &err), BB_OK);
+	ck_assert_int_eq(bb_image_new(p.width, p.height, &img, &err), BB_OK);
+	ck_assert_int_eq(bb_pose_eval(pose, tr, n, bb_plan_frame_time(&p, 4),
+	                              &sc.eval, &err), BB_OK);
+	ck_assert_int_eq(bb_render(r, bb_pose_drawlist(pose), &p.view, img, &err), BB_OK);
+	ck_assert_int_eq(bb_image_pixel(img, 93, 13)[3], 255);   /* inside */
+	ck_assert_int_eq(bb_image_pixel(img, 93, 13)[0], 200);
+	ck_assert_int_eq(bb_image_pixel(img, 23, 13)[3], 0);     /* left behind */
+	bb_image_free(img);
+	bb_renderer_free(r);
+	bb_pose_free(pose);
+	bb_model_free(m);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("frames");
+	TCase *tc = tcase_create("frames");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, tracks_of_a_scene);
+	tcase_add_test(tc, plan_fits_every_frame);
+	tcase_add_test(tc, plan_fixed_native_and_limits);
+	tcase_add_test(tc, event_frames);
+	tcase_add_test(tc, frames_any_thread_count);
+	tcase_add_test(tc, frames_pixels);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

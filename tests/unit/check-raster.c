@@ -1,0 +1,354 @@
+/* raster: the canvas a renderer keeps across frames (only what the last
+ * frame drew is cleared), items culled before drawing, texture filters
+ * against a supersampled reference. */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bonebake/bonebake.h"
+
+static bb_model *load(const char *rel)
+{
+	char path[4096];
+	bb_model *m = NULL;
+	bb_error err;
+
+	snprintf(path, sizeof path, "%s/%s", TOP_SRCDIR, rel);
+	ck_assert_msg(bb_model_load(path, NULL, &m, &err) == BB_OK, "%s: %s", rel,
+	              err.message);
+	return m;
+}
+
+/* Renders animation `anim` of m's default armature at t with r. */
+static void render_at(bb_renderer *r, bb_model *m, const char *anim, double t,
+                      const bb_view *view, bb_image *out)
+{
+	int arm = bb_model_default_armature(m);
+	bb_track tr = { bb_model_find_anim(m, arm, anim), 0, -1, 0, 0, 0 };
+	bb_pose *pose;
+	bb_error err;
+
+	ck_assert_int_ge(tr.anim, 0);
+	ck_assert(bb_pose_new(m, arm, &pose, &err) == BB_OK);
+	ck_assert(bb_pose_eval(pose, &tr, 1, t, NULL, &err) == BB_OK);
+	ck_assert_msg(bb_render(r, bb_pose_drawlist(pose), view, out, &err) == BB_OK,
+	              "%s", err.message);
+	bb_pose_free(pose);
+}
+
+static int same_pixels(const bb_image *a, const bb_image *b)
+{
+	int y;
+
+	if (a->width != b->width || a->height != b->height)
+		return 0;
+	for (y = 0; y < a->height; y++)
+		if (memcmp(bb_image_pixel(a, 0, y), bb_image_pixel(b, 0, y),
+		           (size_t)a->width * 4) != 0)
+			return 0;
+	return 1;
+}
+
+static long opaque_pixels(const bb_image *img)
+{
+	long n = 0;
+	int x, y;
+
+	for (y = 0; y < img->height; y++)
+		for (x = 0; x < img->width; x++)
+			n += bb_image_pixel(img, x, y)[3] != 0;
+	return n;
+}
+
+/* A small frame rendered after a larger one on the same renderer equals
+ * the small frame rendered alone, byte for byte: for textured samples
+ * (quads, meshes, colour transforms, additive blending), with and without
+ * a background, when the background changes between frames, for every
+ * filter (the two frames sample different halved copies under GOOD). */
+START_TEST(frame_after_larger_frame)
+{
+	static const struct {
+		const char *file, *big_anim, *small_anim;
+		double big_t, small_t;
+	} cases[] = {
+		{ "samples/humanoid.json", "jump", "idle", 0.35, 0.5 },
+		{ "samples/dragonbones/rig_ske.json", "wave", "idle", 0.25, 1.25 },
+		{ "samples/dragonbones/mesh_ske.json", "ripple", "wave", 4 / 24.0, 0.5 },
+		{ "samples/ssajson/demo.json", "demo_fx", "demo_walk", 0.3, 0.25 },
+	};
+	static const bb_rgba bgs[3] = { { 0, 0, 0, 0 }, { 0.2, 0.4, 0.6, 0.5 },
+	                                { 1, 1, 1, 1 } };
+	size_t c;
+	int k;
+
+	for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		bb_model *m = load(cases[c].file);
+		bb_view big = { 0 }, small = { 0 };
+
+		big.scale = 1.6;
+		big.origin_x = 80;
+		big.origin_y = 110;
+		small.scale = 0.3;
+		small.origin_x = 30;
+		small.origin_y = 40;
+		for (k = 0; k < 9; k++) {
+			bb_renderer *kept, *fresh;
+			bb_image *a, *alone, *after;
+			bb_error err;
+
+			big.background = bgs[k % 3];
+			small.background = bgs[(k + 1) % 3];
+			big.filter = small.filter = (bb_filter)(k / 3 + 1);
+			ck_assert(bb_renderer_new(&kept, &err) == BB_OK);
+			ck_assert(bb_renderer_new(&fresh, &err) == BB_OK);
+			ck_assert(bb_image_new(160, 160, &a, &err) == BB_OK);
+			ck_assert(bb_image_new(160, 160, &alone, &err) == BB_OK);
+			ck_assert(bb_image_new(160, 160, &after, &err) == BB_OK);
+			render_at(kept, m, cases[c].big_anim, cases[c].big_t, &big, a);
+			ck_assert_int_gt(opaque_pixels(a), 3000);
+			render_at(kept, m, cases[c].small_anim, cases[c].small_t, &small, after);
+			render_at(fresh, m, cases[c].small_anim, cases[c].small_t, &small, alone);
+			ck_assert_msg(same_pixels(alone, after), "%s: frame after a larger "
+			              "frame differs (background %d, filter %d)", cases[c].file,
+			              k % 3, k / 3 + 1);
+			/* and the same small frame twice in a row */
+			render_at(kept, m, cases[c].small_anim, cases[c].small_t, &small, after);
+			ck_assert(same_pixels(alone, after));
+			/* the larger frame again after the small one */
+			render_at(kept, m, cases[c].big_anim, cases[c].big_t, &big, after);
+			ck_assert(same_pixels(a, after));
+			bb_image_free(a);
+			bb_image_free(alone);
+			bb_image_free(after);
+			bb_renderer_free(kept);
+			bb_renderer_free(fresh);
+		}
+		bb_model_free(m);
+	}
+}
+END_TEST
+
+/* Items the renderer culls (alpha taken to 0, off the canvas, no area)
+ * change no pixel, and the ones next to the rules are still drawn. */
+static bb_draw_item flat_quad(const bb_vec2 *v, bb_rgba fill)
+{
+	bb_draw_item it;
+
+	memset(&it, 0, sizeof it);
+	it.kind = BB_DRAW_QUAD;
+	it.slot = 0;
+	it.color = bb_color_xform_identity();
+	it.fill = fill;
+	it.nverts = 4;
+	it.verts = v;
+	it.uvs = v;
+	return it;
+}
+
+static void render_list(const bb_draw_item *items, int n, bb_image *out)
+{
+	bb_drawlist dl = { n, items };
+	bb_view view = { 0 };
+	bb_renderer *r;
+	bb_error err;
+
+	view.scale = 1;
+	ck_assert(bb_renderer_new(&r, &err) == BB_OK);
+	ck_assert(bb_render(r, &dl, &view, out, &err) == BB_OK);
+	bb_renderer_free(r);
+}
+
+START_TEST(culled_items_change_nothing)
+{
+	static const bb_vec2 base[4] = { { 4, 4 }, { 20, 4 }, { 20, 20 }, { 4, 20 } };
+	static const bb_vec2 over[4] = { { 8, 8 }, { 28, 8 }, { 28, 28 }, { 8, 28 } };
+	static const bb_vec2 off[4] = { { 33, 2 }, { 40, 2 }, { 40, 9 }, { 33, 9 } };
+	static const bb_vec2 edge[4] = { { 31.5, 2 }, { 40, 2 }, { 40, 9 }, { 31.5, 9 } };
+	static const bb_vec2 flat[4] = { { 2, 26 }, { 30, 26 }, { 24, 26 }, { 2, 26 } };
+	static const bb_vec2 line[4] = { { 2, 26.5 }, { 30, 26.5 }, { 24, 26.5 }, { 2, 26.5 } };
+	bb_rgba red = { 1, 0, 0, 1 }, blue = { 0, 0, 1, 1 };
+	bb_draw_item items[8];
+	bb_image *ref, *img;
+	bb_error err;
+	int n = 0;
+
+	ck_assert(bb_image_new(32, 32, &ref, &err) == BB_OK);
+	ck_assert(bb_image_new(32, 32, &img, &err) == BB_OK);
+	items[0] = flat_quad(base, red);
+	render_list(items, 1, ref);
+	/* alpha multiplier 0, offsets 0; a multiplier below 0 cancelled by an
+	 * offset; off the canvas; no area; a zero-size rectangle */
+	items[++n] = flat_quad(over, blue);
+	items[n].color.mul.a = 0;
+	items[++n] = flat_quad(over, blue);
+	items[n].color.mul.a = 0.5;
+	items[n].color.add.a = -0.5;
+	items[++n] = flat_quad(off, blue);
+	items[++n] = flat_quad(flat, blue);
+	items[++n] = flat_quad(over, blue);
+	items[n].kind = BB_DRAW_RECT;
+	items[n].m = (bb_affine){ 1, 0, 0, 1, 16, 16 };
+	items[n].w = 0;
+	items[n].h = 10;
+	n++;
+	render_list(items, n, img);
+	ck_assert(same_pixels(ref, img));
+	/* next to the rules: still drawn */
+	items[1].color.add.a = 0.5;              /* multiplier 0, offset 0.5 */
+	items[2] = flat_quad(edge, blue);         /* reaches the last column */
+	items[3] = flat_quad(line, blue);         /* no area, but an outline */
+	items[3].outline = 1;
+	render_list(items, 4, img);
+	ck_assert_int_gt(bb_image_pixel(img, 24, 24)[3], 100);
+	ck_assert_int_lt(bb_image_pixel(img, 24, 24)[3], 160);
+	ck_assert_int_gt(bb_image_pixel(img, 31, 5)[3], 0);
+	ck_assert_int_gt(bb_image_pixel(img, 12, 26)[3], 0);
+	bb_image_free(ref);
+	bb_image_free(img);
+}
+END_TEST
+
+/* ref (q times larger) box-averaged, premultiplied, into out. */
+static void downsample(const bb_image *ref, int q, bb_image *out)
+{
+	int x, y, i, j, c;
+
+	for (y = 0; y < out->height; y++)
+		for (x = 0; x < out->width; x++) {
+			double sum[4] = { 0, 0, 0, 0 };
+			uint8_t *o = bb_image_pixel(out, x, y);
+
+			for (j = 0; j < q; j++)
+				for (i = 0; i < q; i++) {
+					const uint8_t *p = bb_image_pixel(ref, x * q + i, y * q + j);
+
+					for (c = 0; c < 3; c++)
+						sum[c] += p[c] * (double)p[3] / 255;
+					sum[3] += p[3];
+				}
+			for (c = 0; c < 3; c++)
+				o[c] = (uint8_t)(sum[3] > 0 ? lrint(fmin(255, sum[c] * 255 / sum[3])) : 0);
+			o[3] = (uint8_t)lrint(sum[3] / (q * q));
+		}
+}
+
+/* Mean absolute premultiplied error (0..255) over pixels either covers. */
+static double mean_error(const bb_image *a, const bb_image *b)
+{
+	double sum = 0;
+	long n = 0;
+	int x, y, c;
+
+	for (y = 0; y < a->height; y++)
+		for (x = 0; x < a->width; x++) {
+			const uint8_t *p = bb_image_pixel(a, x, y), *r = bb_image_pixel(b, x, y);
+
+			if (p[3] == 0 && r[3] == 0)
+				continue;
+			n++;
+			for (c = 0; c < 3; c++)
+				sum += fabs(p[c] * (double)p[3] - r[c] * (double)r[3]) / 255;
+			sum += abs(p[3] - r[3]);
+		}
+	return n ? sum / (4.0 * n) : 0;
+}
+
+/* Textures drawn at a quarter of their size: each filter stays within an
+ * explicit tolerance of a 4x supersampled render (box-averaged down), and
+ * they rank as documented (GOOD nearer than FAST, BEST nearer still). */
+START_TEST(filters_near_supersampled)
+{
+	static const struct {
+		const char *file, *anim;
+		double t;
+		long budget[3];   /* differing pixels at threshold 0.1: fast, good, best */
+	} cases[] = {
+		{ "samples/dragonbones/rig_ske.json", "wave", 0.25, { 100, 30, 6 } },
+		{ "samples/dragonbones/mesh_ske.json", "wave", 0.5, { 220, 50, 8 } },
+	};
+	static const bb_filter filters[3] = { BB_FILTER_FAST, BB_FILTER_GOOD,
+	                                      BB_FILTER_BEST };
+	size_t c;
+	int k;
+
+	for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		bb_model *m = load(cases[c].file);
+		int arm = bb_model_default_armature(m);
+		bb_track tr = { bb_model_find_anim(m, arm, cases[c].anim), 0, -1, 0, 0, 0 };
+		bb_view view = { 0 }, big = { 0 };
+		bb_image *ref4, *ref, *img;
+		bb_renderer *r;
+		bb_pose *pose;
+		bb_bounds b;
+		bb_error err;
+		double mae[3];
+		int w, h;
+
+		ck_assert(bb_pose_new(m, arm, &pose, &err) == BB_OK);
+		ck_assert(bb_pose_eval(pose, &tr, 1, cases[c].t, NULL, &err) == BB_OK);
+		b = bb_drawlist_bounds(bb_pose_drawlist(pose));
+		view.scale = 0.25;
+		view.origin_x = 2 - floor(b.x0 * view.scale);
+		view.origin_y = 2 - floor(b.y0 * view.scale);
+		w = (int)(ceil(b.x1 * view.scale) - floor(b.x0 * view.scale)) + 4;
+		h = (int)(ceil(b.y1 * view.scale) - floor(b.y0 * view.scale)) + 4;
+		big = view;
+		big.scale *= 4;
+		big.origin_x *= 4;
+		big.origin_y *= 4;
+		big.filter = BB_FILTER_BEST;
+		ck_assert(bb_image_new(4 * w, 4 * h, &ref4, &err) == BB_OK);
+		ck_assert(bb_image_new(w, h, &ref, &err) == BB_OK);
+		ck_assert(bb_image_new(w, h, &img, &err) == BB_OK);
+		ck_assert(bb_renderer_new(&r, &err) == BB_OK);
+		ck_assert(bb_render(r, bb_pose_drawlist(pose), &big, ref4, &err) == BB_OK);
+		downsample(ref4, 4, ref);
+		for (k = 0; k < 3; k++) {
+			bb_diff_options o = { 0 };
+			bb_diff_result res;
+
+			o.metric = BB_DIFF_METRIC_YIQ;   /* the scale the budgets were set on */
+			view.filter = filters[k];
+			ck_assert(bb_render(r, bb_pose_drawlist(pose), &view, img, &err) == BB_OK);
+			ck_assert(bb_diff_images(ref, img, &o, &res, NULL, &err) == BB_OK);
+			mae[k] = mean_error(img, ref);
+			ck_assert_msg(res.diff_pixels <= cases[c].budget[k], "%s: filter %d: "
+			              "%lld pixels differ from the supersampled render "
+			              "(budget %ld)", cases[c].file, (int)filters[k],
+			              res.diff_pixels, cases[c].budget[k]);
+		}
+		ck_assert_msg(mae[1] < mae[0] && mae[2] < mae[1], "%s: mean errors "
+		              "fast %.3f, good %.3f, best %.3f", cases[c].file, mae[0],
+		              mae[1], mae[2]);
+		bb_image_free(ref4);
+		bb_image_free(ref);
+		bb_image_free(img);
+		bb_renderer_free(r);
+		bb_pose_free(pose);
+		bb_model_free(m);
+	}
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("raster");
+	TCase *tc = tcase_create("raster");
+	SRunner *sr;
+	int failed;
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, frame_after_larger_frame);
+	tcase_add_test(tc, culled_items_change_nothing);
+	tcase_add_test(tc, filters_near_supersampled);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
