@@ -1,6 +1,6 @@
 /* raster: the canvas a renderer keeps across frames (only what the last
- * frame drew is cleared), items culled before drawing, texture filters
- * against a supersampled reference. */
+ * frame drew is cleared), items culled before drawing, clip items, the
+ * two-colour tint, texture filters against a supersampled reference. */
 #include "config.h"
 
 #include <check.h>
@@ -79,6 +79,8 @@ START_TEST(frame_after_larger_frame)
 		{ "samples/dragonbones/rig_ske.json", "wave", "idle", 0.25, 1.25 },
 		{ "samples/dragonbones/mesh_ske.json", "ripple", "wave", 4 / 24.0, 0.5 },
 		{ "samples/ssajson/demo.json", "demo_fx", "demo_walk", 0.3, 0.25 },
+		/* clipping, a two-colour additive glow */
+		{ "samples/spine/keeper.json", "reach", "idle", 0.5, 1.0 },
 	};
 	static const bb_rgba bgs[3] = { { 0, 0, 0, 0 }, { 0.2, 0.4, 0.6, 0.5 },
 	                                { 1, 1, 1, 1 } };
@@ -208,6 +210,197 @@ START_TEST(culled_items_change_nothing)
 	ck_assert_int_gt(bb_image_pixel(img, 31, 5)[3], 0);
 	ck_assert_int_gt(bb_image_pixel(img, 12, 26)[3], 0);
 	bb_image_free(ref);
+	bb_image_free(img);
+}
+END_TEST
+
+/* A w x h texture of one straight colour. */
+static bb_image *solid_texture(int w, int h, const uint8_t rgba[4])
+{
+	bb_image *img;
+	bb_error err;
+	int x, y;
+
+	ck_assert(bb_image_new(w, h, &img, &err) == BB_OK);
+	for (y = 0; y < h; y++)
+		for (x = 0; x < w; x++)
+			memcpy(bb_image_pixel(img, x, y), rgba, 4);
+	return img;
+}
+
+static bb_draw_item textured_quad(const bb_vec2 *v, const bb_image *tex,
+                                  const bb_vec2 *uv)
+{
+	bb_draw_item it = flat_quad(v, (bb_rgba){ 0, 0, 0, 0 });
+
+	it.texture = tex;
+	it.uvs = uv;
+	return it;
+}
+
+/* A clip item as the evaluator emits it: no colour (alpha multiplier 0),
+ * no blend; an end item has no vertices. */
+static bb_draw_item clip(const bb_vec2 *v, int n)
+{
+	bb_draw_item it;
+
+	memset(&it, 0, sizeof it);
+	it.kind = n ? BB_DRAW_CLIP : BB_DRAW_CLIP_END;
+	it.nverts = n;
+	it.verts = v;
+	it.uvs = v;
+	return it;
+}
+
+static void render_list_with(bb_renderer *r, const bb_draw_item *items, int n,
+                             bb_filter filter, bb_image *out)
+{
+	bb_drawlist dl = { n, items };
+	bb_view view = { 0 };
+	bb_error err;
+
+	view.scale = 1;
+	view.filter = filter;
+	ck_assert_msg(bb_render(r, &dl, &view, out, &err) == BB_OK, "%s", err.message);
+}
+
+#define ALPHA(img, x, y) (bb_image_pixel((img), (x), (y))[3])
+
+/* Clip items are never culled (they have no colour; an end has no
+ * vertices) and clip what follows them, textured or flat, under every
+ * filter: a clip off the canvas lets nothing through, an end lets
+ * everything through again, a clip while one runs is ignored (clips do
+ * not nest) and so is a stray end, a subtracted item is clipped too; on a
+ * kept canvas a clipped frame before or after another equals it drawn
+ * alone. */
+START_TEST(clip_items)
+{
+	static const bb_vec2 all[4] = { { 0, 0 }, { 32, 0 }, { 32, 32 }, { 0, 32 } };
+	static const bb_vec2 uv[4] = { { 0, 0 }, { 8, 0 }, { 8, 8 }, { 0, 8 } };
+	static const bb_vec2 square[4] = { { 8, 8 }, { 24, 8 }, { 24, 24 }, { 8, 24 } };
+	static const bb_vec2 corner[4] = { { 0, 0 }, { 6, 0 }, { 6, 6 }, { 0, 6 } };
+	static const bb_vec2 far[3] = { { 100, 100 }, { 120, 100 }, { 110, 120 } };
+	static const bb_vec2 low[4] = { { 26, 26 }, { 30, 26 }, { 30, 30 }, { 26, 30 } };
+	static const uint8_t orange[4] = { 200, 120, 40, 255 };
+	bb_rgba red = { 1, 0, 0, 1 }, white = { 1, 1, 1, 1 };
+	bb_image *tex = solid_texture(8, 8, orange), *img, *alone;
+	bb_draw_item items[8];
+	bb_error err;
+	int f;
+
+	ck_assert(bb_image_new(32, 32, &img, &err) == BB_OK);
+	ck_assert(bb_image_new(32, 32, &alone, &err) == BB_OK);
+	for (f = BB_FILTER_FAST; f <= BB_FILTER_BEST; f++) {
+		bb_renderer *r, *kept;
+		const uint8_t *px;
+
+		ck_assert(bb_renderer_new(&r, &err) == BB_OK);
+		ck_assert(bb_renderer_new(&kept, &err) == BB_OK);
+		/* clipped to the square, then unclipped again */
+		items[0] = clip(square, 4);
+		items[1] = textured_quad(all, tex, uv);
+		items[2] = clip(NULL, 0);
+		items[3] = flat_quad(low, red);
+		render_list_with(r, items, 4, (bb_filter)f, img);
+		px = bb_image_pixel(img, 16, 16);
+		ck_assert_msg(abs(px[0] - 200) <= 2 && abs(px[1] - 120) <= 2 &&
+		              abs(px[2] - 40) <= 2 && px[3] == 255, "filter %d: inside "
+		              "the clip %d %d %d %d", f, px[0], px[1], px[2], px[3]);
+		ck_assert_int_eq(ALPHA(img, 4, 4), 0);
+		ck_assert_int_eq(ALPHA(img, 16, 28), 0);
+		ck_assert_int_eq(ALPHA(img, 28, 28), 255);   /* after the end */
+		/* the same frame after an unclipped one, and an unclipped one
+		 * after it, on a kept canvas */
+		render_list_with(r, items + 1, 1, (bb_filter)f, alone);
+		render_list_with(kept, items + 1, 1, (bb_filter)f, alone);
+		render_list_with(kept, items, 4, (bb_filter)f, alone);
+		ck_assert(same_pixels(img, alone));
+		render_list_with(kept, items + 3, 1, (bb_filter)f, alone);
+		render_list_with(r, items + 3, 1, (bb_filter)f, img);
+		ck_assert(same_pixels(img, alone));
+		/* a clip off the canvas: nothing until the end */
+		items[0] = clip(far, 3);
+		render_list_with(r, items, 4, (bb_filter)f, img);
+		render_list_with(r, items + 3, 1, (bb_filter)f, alone);
+		ck_assert(same_pixels(img, alone));
+		/* a clip inside a clip is ignored, and so is a second end */
+		items[0] = clip(square, 4);
+		items[1] = clip(corner, 4);
+		items[2] = textured_quad(all, tex, uv);
+		items[3] = clip(NULL, 0);
+		items[4] = clip(NULL, 0);
+		items[5] = flat_quad(corner, red);
+		render_list_with(r, items, 6, (bb_filter)f, img);
+		ck_assert_int_eq(ALPHA(img, 16, 16), 255);
+		ck_assert_int_eq(ALPHA(img, 12, 2), 0);
+		ck_assert_int_eq(bb_image_pixel(img, 2, 2)[0], 255);
+		ck_assert_int_eq(ALPHA(img, 2, 2), 255);
+		/* subtraction: white minus white inside the clip only (the
+		 * triangle above the square's diagonal, not its box) */
+		items[0] = flat_quad(all, white);
+		items[1] = clip(square, 3);
+		items[2] = flat_quad(all, white);
+		items[2].blend = BB_BLEND_SUBTRACT;
+		items[3] = clip(NULL, 0);
+		render_list_with(r, items, 4, (bb_filter)f, img);
+		px = bb_image_pixel(img, 20, 11);
+		ck_assert_msg(px[0] == 0 && px[1] == 0 && px[2] == 0 && px[3] == 255,
+		              "subtracted inside the clip: %d %d %d %d", px[0], px[1],
+		              px[2], px[3]);
+		px = bb_image_pixel(img, 11, 20);
+		ck_assert_msg(px[0] == 255 && px[3] == 255, "outside the clip: %d %d %d %d",
+		              px[0], px[1], px[2], px[3]);
+		bb_renderer_free(r);
+		bb_renderer_free(kept);
+	}
+	bb_image_free(tex);
+	bb_image_free(img);
+	bb_image_free(alone);
+}
+END_TEST
+
+/* Two-colour tint (c' = c * mul + (1 - c) * dark + add): a black texture
+ * with a dark colour and no other change shows the dark colour under
+ * every filter (the dark colour alone makes the transform not the
+ * identity: BEST does not take its direct path), and so does a flat
+ * black fill; at alpha 0 it draws nothing, as in Spine (its runtimes
+ * scale the dark colour by the final alpha with premultiplied alpha, and
+ * blend by it without). */
+START_TEST(dark_colour)
+{
+	static const bb_vec2 v[4] = { { 4, 4 }, { 28, 4 }, { 28, 28 }, { 4, 28 } };
+	static const bb_vec2 uv[4] = { { 0, 0 }, { 8, 0 }, { 8, 8 }, { 0, 8 } };
+	static const uint8_t black[4] = { 0, 0, 0, 255 };
+	bb_image *tex = solid_texture(8, 8, black), *img;
+	bb_draw_item it[2];
+	bb_error err;
+	int f, k;
+
+	ck_assert(bb_image_new(32, 32, &img, &err) == BB_OK);
+	it[0] = textured_quad(v, tex, uv);
+	it[1] = flat_quad(v, (bb_rgba){ 0, 0, 0, 1 });
+	for (k = 0; k < 2; k++) {
+		it[k].color.dark = (bb_rgba){ 0.2, 0.4, 0.6, 0 };
+		for (f = BB_FILTER_FAST; f <= BB_FILTER_BEST; f++) {
+			bb_renderer *r;
+			const uint8_t *px = bb_image_pixel(img, 16, 16);
+			long n;
+
+			ck_assert(bb_renderer_new(&r, &err) == BB_OK);
+			it[k].color.mul.a = 1;
+			render_list_with(r, it + k, 1, (bb_filter)f, img);
+			ck_assert_msg(abs(px[0] - 51) <= 1 && abs(px[1] - 102) <= 1 &&
+			              abs(px[2] - 153) <= 1 && px[3] == 255, "%s, filter %d: "
+			              "%d %d %d %d, expected 51 102 153 255",
+			              k ? "flat" : "textured", f, px[0], px[1], px[2], px[3]);
+			it[k].color.mul.a = 0;
+			render_list_with(r, it + k, 1, (bb_filter)f, img);
+			n = opaque_pixels(img);
+			ck_assert_msg(n == 0, "alpha 0 with a dark colour: %ld pixels", n);
+			bb_renderer_free(r);
+		}
+	}
+	bb_image_free(tex);
 	bb_image_free(img);
 }
 END_TEST
@@ -344,6 +537,8 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, frame_after_larger_frame);
 	tcase_add_test(tc, culled_items_change_nothing);
+	tcase_add_test(tc, clip_items);
+	tcase_add_test(tc, dark_colour);
 	tcase_add_test(tc, filters_near_supersampled);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

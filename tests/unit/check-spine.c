@@ -2,7 +2,7 @@
  * expected values are worked out by hand from the format's math (in the
  * comments): the inherit modes, path constraints, physics,
  * sequences, two-colour tint (pose and pixels), 4.x Bezier sampling,
- * linked meshes.
+ * linked meshes, premultiplied pages under every texture filter.
  *
  * Spine is y up; a pose is y down (the figure matrix flips y, Spine's
  * skeleton scaleY = -1): Spine's world matrix rows (a b; c d) and position
@@ -19,6 +19,35 @@
 #include "bonebake/bonebake.h"
 
 static char dir[] = "/tmp/bb-check-spine-XXXXXX";
+
+/* A half-transparent orange, straight and premultiplied (200 * 128 / 255
+ * = 100.4, ...), for 16x16 pages s.png and p.png (pma: true). */
+static const uint8_t straight[4] = { 200, 100, 50, 128 };
+static const uint8_t premultiplied[4] = { 100, 50, 25, 128 };
+
+/* <name>.png, 16x16 of one colour, and <name>.atlas naming it g. */
+static void write_page(const char *name, const uint8_t rgba[4], int pma)
+{
+	char path[128];
+	bb_image *img;
+	bb_error err;
+	FILE *f;
+	int x, y;
+
+	ck_assert_int_eq(bb_image_new(16, 16, &img, &err), BB_OK);
+	for (y = 0; y < 16; y++)
+		for (x = 0; x < 16; x++)
+			memcpy(bb_image_pixel(img, x, y), rgba, 4);
+	snprintf(path, sizeof path, "%s/%s.png", dir, name);
+	ck_assert_int_eq(bb_png_write(path, img, &err), BB_OK);
+	bb_image_free(img);
+	snprintf(path, sizeof path, "%s/%s.atlas", dir, name);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "%s.png\n\tsize: 16, 16\n%sg\n\tbounds: 0, 0, 16, 16\n", name,
+	        pma ? "\tpma: true\n" : "");
+	fclose(f);
+}
 
 /* A 64x16 page: four 16x16 cells, grey, red, green, blue; the atlas names
  * them g (0,0), r (16,0), f1..f3 (the sequence: red, green, blue). */
@@ -48,20 +77,26 @@ static void write_files(void)
 	      "f1\n\tbounds: 16, 0, 16, 16\nf2\n\tbounds: 32, 0, 16, 16\n"
 	      "f3\n\tbounds: 48, 0, 16, 16\n", f);
 	fclose(f);
+	write_page("s", straight, 0);
+	write_page("p", premultiplied, 1);
 }
 
 static void remove_files(void)
 {
+	static const char *const files[] = { "t.png", "t.atlas", "s.png", "s.atlas",
+	                                     "p.png", "p.atlas" };
 	char path[128];
+	size_t i;
 
-	snprintf(path, sizeof path, "%s/t.png", dir);
-	unlink(path);
-	snprintf(path, sizeof path, "%s/t.atlas", dir);
-	unlink(path);
+	for (i = 0; i < sizeof files / sizeof files[0]; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+		unlink(path);
+	}
 	rmdir(dir);
 }
 
-static bb_model *load(const char *json)
+/* json read as <dir>/t.json with atlas <dir>/<atlas_name>. */
+static bb_model *load_with(const char *json, const char *atlas_name)
 {
 	char path[128], atlas[128];
 	bb_load_options lo = { 0 };
@@ -70,7 +105,7 @@ static bb_model *load(const char *json)
 	bb_status s;
 
 	snprintf(path, sizeof path, "%s/t.json", dir);
-	snprintf(atlas, sizeof atlas, "%s/t.atlas", dir);
+	snprintf(atlas, sizeof atlas, "%s/%s", dir, atlas_name);
 	lo.atlas_path = atlas;
 	s = bb_model_load_buffer(json, strlen(json), path, &lo, &m, &err);
 	if (s != BB_OK) {
@@ -80,6 +115,11 @@ static bb_model *load(const char *json)
 		ck_abort_msg("load failed: %s", msg);
 	}
 	return m;
+}
+
+static bb_model *load(const char *json)
+{
+	return load_with(json, "t.atlas");
 }
 
 /* Pose of animation `anim` (or none) at t. */
@@ -317,6 +357,60 @@ START_TEST(two_colour_tint)
 }
 END_TEST
 
+/* A pma: true page is un-premultiplied when it is loaded, so the sampler
+ * sees straight colour as for every other format: the same pixels as the
+ * straight page (within rounding: 100 * 255 / 128 = 199.2) drawn smaller,
+ * at its size and larger, under every filter. */
+START_TEST(pma_page_every_filter)
+{
+	static const char doc[] = HEAD "\"bones\":[{\"name\":\"root\"}],"
+	                          "\"slots\":[{\"name\":\"s\",\"bone\":\"root\",\"attachment\":\"g\"}],"
+	                          "\"skins\":[{\"name\":\"default\",\"attachments\":{\"s\":{\"g\":{"
+	                          "\"width\":16,\"height\":16}}}}]}";
+	static const double scales[3] = { 0.25, 1, 2.5 };
+	bb_model *ms = load_with(doc, "s.atlas"), *mp = load_with(doc, "p.atlas");
+	bb_pose *ps = pose_at(ms, NULL, 0, NULL), *pp = pose_at(mp, NULL, 0, NULL);
+	bb_image *a, *b;
+	bb_renderer *r;
+	bb_error err;
+	int f, k, x, y, c;
+
+	ck_assert_int_eq(bb_renderer_new(&r, &err), BB_OK);
+	ck_assert_int_eq(bb_image_new(48, 48, &a, &err), BB_OK);
+	ck_assert_int_eq(bb_image_new(48, 48, &b, &err), BB_OK);
+	for (k = 0; k < 3; k++)
+		for (f = BB_FILTER_FAST; f <= BB_FILTER_BEST; f++) {
+			bb_view v = { 0 };
+			const uint8_t *px = bb_image_pixel(b, 24, 24);
+
+			v.scale = scales[k];
+			v.origin_x = v.origin_y = 24;
+			v.filter = (bb_filter)f;
+			ck_assert_int_eq(bb_render(r, bb_pose_drawlist(ps), &v, a, &err), BB_OK);
+			ck_assert_int_eq(bb_render(r, bb_pose_drawlist(pp), &v, b, &err), BB_OK);
+			ck_assert_msg(abs(px[0] - 200) <= 2 && abs(px[1] - 100) <= 2 &&
+			              abs(px[2] - 50) <= 2 && px[3] == 128, "scale %g, filter "
+			              "%d: %d %d %d %d", v.scale, f, px[0], px[1], px[2], px[3]);
+			for (y = 0; y < 48; y++)
+				for (x = 0; x < 48; x++)
+					for (c = 0; c < 4; c++) {
+						int d = bb_image_pixel(a, x, y)[c] - bb_image_pixel(b, x, y)[c];
+
+						ck_assert_msg(abs(d) <= 2, "scale %g, filter %d: pixel "
+						              "%d,%d channel %d differs by %d", v.scale, f,
+						              x, y, c, d);
+					}
+		}
+	bb_image_free(a);
+	bb_image_free(b);
+	bb_renderer_free(r);
+	bb_pose_free(ps);
+	bb_pose_free(pp);
+	bb_model_free(ms);
+	bb_model_free(mp);
+}
+END_TEST
+
 /* A 4.x Bezier on a rotation from 0 to 90 degrees over 1 s with handles
  * (0.25, 0) and (0.75, 90): the curve is symmetric about its middle, so
  * at t = 0.5 it passes 45 degrees exactly; the runtime's 9 flattened
@@ -392,6 +486,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, physics_spring);
 	tcase_add_test(tc, sequence_frames);
 	tcase_add_test(tc, two_colour_tint);
+	tcase_add_test(tc, pma_page_every_filter);
 	tcase_add_test(tc, bezier_rotation);
 	tcase_add_test(tc, linked_mesh);
 	suite_add_tcase(s, tc);
