@@ -80,8 +80,6 @@ EXTRA_DIST += tests/cli/samples.sh
 # Spine (issue 17): poses against the official runtime
 TESTS += tests/oracle/spine.sh
 EXTRA_DIST += tests/oracle/spine.sh tests/oracle/compare-spine.py
-TESTS += tests/oracle/spine-corpus.sh
-EXTRA_DIST += tests/oracle/spine-corpus.sh tests/cli/pngblank.py
 TESTS += tests/cli/bad-spine.sh
 EXTRA_DIST += tests/cli/bad-spine.sh
 check_PROGRAMS += tests/unit/check-spine

@@ -3,7 +3,7 @@
 # atlas's errors name its line and region.  Also: --skin layering and
 # unknown skins (exit 2), the 3.8 key names.
 . "$(dirname "$0")/lib.sh"
-command -v python3 >/dev/null || skip "python3 is needed to write the test atlas"
+command -v python3 >/dev/null || fail "python3 is needed to write the test atlas (scripts/test installs it)"
 
 python3 - "$T" <<'PY'
 import struct, sys, zlib

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Renders every real export of ../shared/corpus (DragonBones, Cocos Studio,
-Forge) with `bonebake render --all` and holds each to tests/oracle/corpus.list:
+Forge, Spine) with `bonebake render --all` and holds each to
+tests/oracle/corpus.list:
 
 - the render exits 0, and every animation of every armature that `bonebake
   info --json` lists is written, with the frame count info gives;
@@ -10,11 +11,8 @@ Forge) with `bonebake render --all` and holds each to tests/oracle/corpus.list:
 - every corpus file of these formats is in the list, and every listed file
   exists.
 
-Spine (corpus/spine/) is left out: bonebake does not read Spine yet (a later
-issue), so its files are neither discovered nor listed.
-
 usage: corpus.py BONEBAKE BLANK_FRAMES CORPUS_DIR LIST WORK_DIR
-CORPUS_DIR is the folder holding dragonbones/, cocos/, forge/.  Exits 1 when
+CORPUS_DIR is the folder holding dragonbones/, cocos/, forge/, spine/.  Exits 1 when
 a check fails, 0 otherwise.
 
 The list: one `file PATH` line per corpus file (PATH relative to CORPUS_DIR),
@@ -87,6 +85,14 @@ def discover(corpus):
     for f in glob.glob(os.path.join(corpus, "forge", "**", "armatures", "**", "*.json"),
                        recursive=True):
         found.append(f)
+    for f in glob.glob(os.path.join(corpus, "spine", "**", "*.json"), recursive=True):
+        try:
+            doc = json.load(open(f, encoding="utf-8-sig"))
+        except ValueError:
+            continue
+        if isinstance(doc, dict) and isinstance(doc.get("skeleton"), dict) and \
+                "spine" in doc["skeleton"]:
+            found.append(f)
     return sorted(os.path.relpath(f, corpus) for f in found)
 
 

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Every real export of ../shared/corpus (DragonBones, Cocos Studio, Forge)
-# renders every animation of every armature with only the warnings and
+# Every real export of ../shared/corpus (DragonBones, Cocos Studio, Forge,
+# Spine) renders every animation of every armature with only the warnings and
 # blank frames tests/oracle/corpus.list expects (tests/oracle/corpus.py).
 # Skips (77) when the corpus is absent, or fails when CI is set (CI always
 # has it).  BB_SHARED names ../shared; BB_CORPUS may name another folder
