@@ -51,15 +51,15 @@ static void exercise(const bb_model *m)
 	bb_pose_free(p);
 }
 
-static char dir[] = "/tmp/bb-fuzz-spine-XXXXXX";
+static char page_folder[] = "/tmp/bb-fuzz-spine-XXXXXX";
 
 static void remove_dir(void)
 {
 	char path[64];
 
-	snprintf(path, sizeof path, "%s/keeper.png", dir);
+	snprintf(path, sizeof path, "%s/keeper.png", page_folder);
 	unlink(path);
-	rmdir(dir);
+	rmdir(page_folder);
 }
 
 /* A folder holding a copy of the sample's page, made once (removed at
@@ -72,12 +72,12 @@ static const char *page_dir(void)
 	size_t n;
 
 	if (made)
-		return made > 0 ? dir : NULL;
+		return made > 0 ? page_folder : NULL;
 	made = -1;
-	if (!mkdtemp(dir))
+	if (!mkdtemp(page_folder))
 		return NULL;
 	atexit(remove_dir);
-	snprintf(path, sizeof path, "%s/keeper.png", dir);
+	snprintf(path, sizeof path, "%s/keeper.png", page_folder);
 	in = fopen(SAMPLE "/keeper.png", "rb");
 	out = fopen(path, "wb");
 	if (in && out) {
@@ -89,7 +89,7 @@ static const char *page_dir(void)
 		fclose(in);
 	if (out)
 		fclose(out);
-	return made > 0 ? dir : NULL;
+	return made > 0 ? page_folder : NULL;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
