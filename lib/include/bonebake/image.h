@@ -35,6 +35,9 @@ bb_status bb_image_new(int width, int height, bb_image **out, bb_error *err);
 void bb_image_free(bb_image *img);
 /* Returns a deep copy, or NULL when out of memory. */
 bb_image *bb_image_dup(const bb_image *img);
+/* A copy of the rectangle (x, y, w, h) of img, which must lie inside it;
+ * NULL when out of memory or outside. */
+bb_image *bb_image_crop(const bb_image *img, int x, int y, int w, int h);
 
 static inline uint8_t *bb_image_pixel(const bb_image *img, int x, int y)
 {
