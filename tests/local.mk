@@ -217,3 +217,6 @@ TESTS += tests/unit/check-raster
 # Byte-identical outputs of every kind whatever --jobs
 TESTS += tests/cli/jobs-identical.sh
 EXTRA_DIST += tests/cli/jobs-identical.sh
+# Degenerate geometry and view scales
+TESTS += tests/cli/degenerate.sh
+EXTRA_DIST += tests/cli/degenerate.sh
