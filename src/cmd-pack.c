@@ -711,7 +711,7 @@ int cmd_pack(int argc, char **argv)
 	t1 = now();
 	if (rc == 0 && bb_pack_frames(j.in, j.n, j.anims, j.n_anims, &po.pack,
 	                              &sheet, &err) != BB_OK)
-		rc = cli_fail(&err);
+		rc = cli_fail_about(&err, argv[optind]);
 	t2 = now();
 	if (rc == 0)
 		rc = pack_write(sheet, &po, outpath, quiet);

@@ -311,7 +311,7 @@ int cmd_sheet(int argc, char **argv)
 	if (rc == 0 && (rc = describe(&run)) == 0 &&
 	    bb_pack_frames(run.in, run.nin, run.anims, (size_t)run.njobs, &po.pack,
 	                   &sheet, &err) != BB_OK)
-		rc = cli_fail(&err);
+		rc = cli_fail_about(&err, bb_model_source(fig.model));
 	if (rc == 0)
 		rc = pack_write(sheet, &po, outpath, fo.quiet);
 	if (rc == 0 && (ao.has_format || ao.contact))
