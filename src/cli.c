@@ -36,6 +36,13 @@ int cli_fail(const bb_error *err)
 	return cli_exit_code(err->status);
 }
 
+int cli_fail_about(bb_error *err, const char *file)
+{
+	if (!err->file[0] && file)
+		snprintf(err->file, sizeof err->file, "%s", file);
+	return cli_fail(err);
+}
+
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;

@@ -75,6 +75,7 @@ typedef struct job {
 	double fps;               /* --fps */
 	int threads;              /* --jobs */
 	size_t max_pixels;        /* --max-image-pixels (0: the default) */
+	int trim, trim_alpha;     /* trim frames as they are decoded */
 	entry *ents;
 	size_t n, cap;
 	bb_pack_input *in;        /* these two parallel to ents */
@@ -504,6 +505,28 @@ typedef struct decode_run {
 	bb_error *err;
 } decode_run;
 
+/* Keeps only the drawn rectangle of a decoded frame (what the packer
+ * would trim it to), so memory follows the sprites, not the canvases. */
+static void keep_trimmed(bb_image **img, bb_pack_input *in, int alpha_max)
+{
+	int x, y, w, h;
+	bb_image *c;
+
+	bb_pack_trim(*img, alpha_max, &x, &y, &w, &h);
+	if (w == 0)
+		x = y = 0, w = h = 1;
+	if (w == (*img)->width && h == (*img)->height)
+		return;
+	if (!(c = bb_image_crop(*img, x, y, w, h)))
+		return;                 /* out of memory: keep it whole */
+	in->crop_x = x;
+	in->crop_y = y;
+	in->full_w = (*img)->width;
+	in->full_h = (*img)->height;
+	bb_image_free(*img);
+	*img = c;
+}
+
 static void *decode_worker(void *arg)
 {
 	decode_run *r = arg;
@@ -518,6 +541,8 @@ static void *decode_worker(void *arg)
 			return NULL;
 		r->st[i] = bb_png_read_limited(r->j->ents[i].path, r->j->max_pixels,
 		                               &r->j->imgs[i], &r->err[i]);
+		if (r->st[i] == BB_OK && r->j->trim)
+			keep_trimmed(&r->j->imgs[i], &r->j->in[i], r->j->trim_alpha);
 		r->j->in[i].image = r->j->imgs[i];
 	}
 }
@@ -679,12 +704,14 @@ int cmd_pack(int argc, char **argv)
 		rc = check_names(&j);
 	if (rc == 0)
 		rc = assign(&j);
+	j.trim = !po.pack.no_trim;
+	j.trim_alpha = po.pack.trim_alpha;
 	if (rc == 0)
 		rc = decode_all(&j);
 	t1 = now();
 	if (rc == 0 && bb_pack_frames(j.in, j.n, j.anims, j.n_anims, &po.pack,
 	                              &sheet, &err) != BB_OK)
-		rc = cli_fail(&err);
+		rc = cli_fail_about(&err, argv[optind]);
 	t2 = now();
 	if (rc == 0)
 		rc = pack_write(sheet, &po, outpath, quiet);

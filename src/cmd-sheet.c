@@ -30,16 +30,45 @@ static const char help[] =
 	"                       sheet is\n"
 	"  -h, --help           this text\n";
 
+/* One job's frames, kept trimmed as they arrive (what the packer would
+ * trim them to), so memory follows what is drawn, not the frame count
+ * times the canvas. */
 struct frames {
 	bb_image **img;        /* one per frame of the job */
+	int *x, *y;            /* each image's place in its frame */
+	int trim;              /* keep only the drawn rectangle */
+	int alpha_max;         /* the packer's trim threshold */
 };
 
 static int keep_frame(long i, const bb_image *img, void *user)
 {
 	struct frames *f = user;
+	int x = 0, y = 0, w = img->width, h = img->height;
 
-	f->img[i] = bb_image_dup(img);
+	if (f->trim) {
+		bb_pack_trim(img, f->alpha_max, &x, &y, &w, &h);
+		if (w == 0)            /* nothing drawn: one transparent pixel */
+			x = y = 0, w = h = 1;
+	}
+	f->x[i] = x;
+	f->y[i] = y;
+	f->img[i] = bb_image_crop(img, x, y, w, h);
 	return f->img[i] ? 0 : EXIT_INTERNAL;
+}
+
+/* Frame i of a job whole again (the previews want the canvas). */
+static bb_image *whole_frame(const struct frames *f, long i, const bb_plan *p)
+{
+	const bb_image *c = f->img[i];
+	bb_image *img;
+	int r;
+
+	if (bb_image_new(p->width, p->height, &img, NULL) != BB_OK)
+		return NULL;
+	for (r = 0; r < c->height; r++)
+		memcpy(bb_image_pixel(img, f->x[i], f->y[i] + r), bb_image_pixel(c, 0, r),
+		       (size_t)c->width * 4);
+	return img;
 }
 
 struct sheet_run {
@@ -63,6 +92,8 @@ static void run_free(struct sheet_run *r)
 		for (i = 0; r->frames[j].img && i < r->jobs[j].plan.frames; i++)
 			bb_image_free(r->frames[j].img[i]);
 		free(r->frames[j].img);
+		free(r->frames[j].x);
+		free(r->frames[j].y);
 	}
 	for (j = 0; r->events && j < r->njobs; j++)
 		free(r->events[j]);
@@ -120,6 +151,10 @@ static int describe(struct sheet_run *r)
 				return EXIT_INTERNAL;
 			r->nin = k + 1;
 			r->in[k].image = r->frames[j].img[i];
+			r->in[k].crop_x = r->frames[j].x[i];
+			r->in[k].crop_y = r->frames[j].y[i];
+			r->in[k].full_w = jb->plan.width;
+			r->in[k].full_h = jb->plan.height;
 			r->in[k].name = r->names[k];
 			r->in[k].anim = j;
 			r->in[k].index = (int)i;
@@ -181,8 +216,12 @@ static int write_extras(struct sheet_run *run, const anim_opts *ao,
 		}
 		if ((rc = anim_job_begin(&x, jb, ao, staged, final, cstaged, cpath)) != 0)
 			break;
-		for (i = 0; rc == 0 && i < jb->plan.frames; i++)
-			rc = anim_job_frame(i, run->frames[j].img[i], &x);
+		for (i = 0; rc == 0 && i < jb->plan.frames; i++) {
+			bb_image *whole = whole_frame(&run->frames[j], i, &jb->plan);
+
+			rc = whole ? anim_job_frame(i, whole, &x) : EXIT_INTERNAL;
+			bb_image_free(whole);
+		}
 		if (rc == 0)
 			rc = anim_job_end(&x);
 		else
@@ -255,9 +294,14 @@ int cmd_sheet(int argc, char **argv)
 	}
 	figure_progress_start(&progress, "sheet", &fo, run.jobs, run.njobs);
 	for (j = 0; j < run.njobs && rc == 0; j++) {
-		run.frames[j].img = calloc((size_t)run.jobs[j].plan.frames,
-		                           sizeof *run.frames[j].img);
-		if (!run.frames[j].img)
+		size_t nf = (size_t)run.jobs[j].plan.frames;
+
+		run.frames[j].img = calloc(nf, sizeof *run.frames[j].img);
+		run.frames[j].x = calloc(nf, sizeof *run.frames[j].x);
+		run.frames[j].y = calloc(nf, sizeof *run.frames[j].y);
+		run.frames[j].trim = !po.pack.no_trim;
+		run.frames[j].alpha_max = po.pack.trim_alpha;
+		if (!run.frames[j].img || !run.frames[j].x || !run.frames[j].y)
 			rc = EXIT_INTERNAL;
 		else
 			rc = figure_render(&run.jobs[j], &fo, &progress, keep_frame,
@@ -267,7 +311,7 @@ int cmd_sheet(int argc, char **argv)
 	if (rc == 0 && (rc = describe(&run)) == 0 &&
 	    bb_pack_frames(run.in, run.nin, run.anims, (size_t)run.njobs, &po.pack,
 	                   &sheet, &err) != BB_OK)
-		rc = cli_fail(&err);
+		rc = cli_fail_about(&err, bb_model_source(fig.model));
 	if (rc == 0)
 		rc = pack_write(sheet, &po, outpath, fo.quiet);
 	if (rc == 0 && (ao.has_format || ao.contact))

@@ -187,8 +187,9 @@ int fig_parse(fig_opts *o, int id, const char *arg, const char *cmd)
 		}
 		return 1;
 	case O_SCALE:
-		if (!cli_parse_double(arg, &o->scale) || o->scale <= 0 || o->scale > 100) {
-			cli_usage_error(cmd, "--scale takes a number in (0, 100], not '%s'", arg);
+		if (!cli_parse_double(arg, &o->scale) || o->scale < 1e-4 || o->scale > 100) {
+			cli_usage_error(cmd, "--scale takes a number in [0.0001, 100], not '%s'",
+			                arg);
 			return -1;
 		}
 		return 1;

@@ -34,6 +34,17 @@ static void on_signal(int sig)
 	cli_interrupted = sig;
 }
 
+void cli_stage_hold(void)
+{
+	open_stages++;
+}
+
+void cli_stage_release(void)
+{
+	if (open_stages > 0)
+		open_stages--;
+}
+
 void cli_interrupt_install(void)
 {
 	struct sigaction sa;

@@ -60,5 +60,10 @@ int remove_tree(const char *path);
  * 128 + signal. */
 extern volatile int cli_interrupted;
 void cli_interrupt_install(void);
+/* Temporary files other than a staging folder (a preview written beside
+ * its final name) are held while they exist: a signal then lets the run
+ * remove them instead of exiting at once. */
+void cli_stage_hold(void);
+void cli_stage_release(void);
 
 #endif

@@ -72,6 +72,7 @@ void pack_opts_init(pack_opts *o)
 {
 	memset(o, 0, sizeof *o);
 	o->pack.layout.padding = 2;
+	o->pack.lazy_pages = 1;     /* pages drawn as they are encoded */
 	o->write.name = "sheet";
 }
 
@@ -245,7 +246,7 @@ int pack_write(const bb_sheet *s, const pack_opts *o, const char *dest,
 	if (rc == 0 && !quiet) {
 		for (i = 0; i < s->n_pages; i++)
 			printf("%s/%s: %dx%d\n", dest, files->files[i].name,
-			       s->pages[i]->width, s->pages[i]->height);
+			       s->page_w[i], s->page_h[i]);
 		for (; i < files->n; i++)
 			printf("%s/%s\n", dest, files->files[i].name);
 		printf("%zu frames, %zu sprites, %zu page%s, occupancy %.1f%%\n",

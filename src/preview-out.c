@@ -110,6 +110,8 @@ int pending_add(pending *p, const char *final, const char **staged)
 		return EXIT_IO;
 	}
 	close(fd);
+	if (p->n == 0)
+		cli_stage_hold();        /* a signal now cleans up */
 	*staged = p->staged[p->n++];
 	return 0;
 }
@@ -124,8 +126,12 @@ int pending_commit(pending *p)
 			        strerror(errno));
 			rc = EXIT_IO;
 		}
-	if (rc)
+	if (rc) {
 		pending_abort(p);
+		return rc;
+	}
+	if (p->n)
+		cli_stage_release();
 	free(p->final);
 	free(p->staged);
 	memset(p, 0, sizeof *p);
@@ -138,6 +144,8 @@ void pending_abort(pending *p)
 
 	for (i = 0; i < p->n; i++)
 		unlink(p->staged[i]);
+	if (p->n)
+		cli_stage_release();
 	free(p->final);
 	free(p->staged);
 	memset(p, 0, sizeof *p);

@@ -228,3 +228,9 @@ tests_unit_check_raster_CFLAGS = $(CHECK_TEST_CFLAGS)
 tests_unit_check_raster_LDADD = $(CHECK_TEST_LIBS)
 TESTS += tests/unit/check-raster
 
+# Byte-identical outputs of every kind whatever --jobs
+TESTS += tests/cli/jobs-identical.sh
+EXTRA_DIST += tests/cli/jobs-identical.sh
+# Degenerate geometry and view scales
+TESTS += tests/cli/degenerate.sh
+EXTRA_DIST += tests/cli/degenerate.sh

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -39,6 +40,9 @@ static void failed(struct run *r, bb_status s, const bb_error *err)
 		r->status = s;
 		r->err = *err;
 		r->err.status = s;
+		/* what went wrong drawing this file's frames names the file */
+		if (!r->err.file[0])
+			snprintf(r->err.file, sizeof r->err.file, "%s", bb_model_source(r->m));
 	}
 	pthread_mutex_unlock(&r->lock);
 }

@@ -173,7 +173,7 @@ static bb_status plan_bounds(const bb_model *m, const bb_scene *sc,
 	if (px1 - px0 + 2.0 * pad > lim->max_canvas ||
 	    py1 - py0 + 2.0 * pad > lim->max_canvas)
 		return bb_error_set(err, BB_ERR_LIMIT, bb_model_source(m), NULL,
-		                    "animation \"%s\": drawn area %.0fx%.0f px exceeds "
+		                    "animation \"%s\": drawn area %.6gx%.6g px exceeds "
 		                    "the %d px canvas limit", p->info.name, px1 - px0,
 		                    py1 - py0, lim->max_canvas);
 	p->width = (int)(px1 - px0) + 2 * pad;

@@ -41,15 +41,21 @@ void bb_image_free(bb_image *img)
 	free(img);
 }
 
-bb_image *bb_image_dup(const bb_image *img)
+bb_image *bb_image_crop(const bb_image *img, int x, int y, int w, int h)
 {
 	bb_image *d = NULL;
-	int y;
+	int r;
 
-	if (bb_image_new(img->width, img->height, &d, NULL) != BB_OK)
+	if (x < 0 || y < 0 || w < 1 || h < 1 || x > img->width - w ||
+	    y > img->height - h || bb_image_new(w, h, &d, NULL) != BB_OK)
 		return NULL;
-	for (y = 0; y < img->height; y++)
-		memcpy(bb_image_pixel(d, 0, y), bb_image_pixel(img, 0, y),
-		       (size_t)img->width * 4);
+	for (r = 0; r < h; r++)
+		memcpy(bb_image_pixel(d, 0, r), bb_image_pixel(img, x, y + r),
+		       (size_t)w * 4);
 	return d;
+}
+
+bb_image *bb_image_dup(const bb_image *img)
+{
+	return bb_image_crop(img, 0, 0, img->width, img->height);
 }

@@ -23,9 +23,10 @@
 #define IDAT_MAX ((size_t)0x7fffffff)
 
 struct bb_png_encoder {
-	int level;
+	int level;                 /* -1: the frame defaults, by size */
 	bb_png_filter filter;
-	struct libdeflate_compressor *comp;
+	struct libdeflate_compressor *comp;        /* the level's, or large frames' */
+	struct libdeflate_compressor *comp_small;  /* -1: small frames' */
 	uint8_t *raw;              /* filtered rows, each led by its filter type */
 	size_t raw_cap;
 	uint8_t *out;              /* the PNG file */
@@ -51,9 +52,9 @@ static bb_png_filter level_filter(int level)
 static bb_status check_options(const bb_png_options *o, int *level,
                                bb_png_filter *filter, bb_error *err)
 {
-	*level = o && o->level_set ? o->level : BB_PNG_LEVEL_FRAMES;
+	*level = o && o->level_set ? o->level : -1;
 	*filter = o ? o->filter : BB_PNG_FILTER_DEFAULT;
-	if (*level < 0 || *level > BB_PNG_LEVEL_MAX)
+	if (*level < -1 || *level > BB_PNG_LEVEL_MAX || (o && o->level_set && *level < 0))
 		return bb_error_set(err, BB_ERR_USAGE, NULL, NULL,
 		                    "PNG level %d outside 0..%d", *level,
 		                    BB_PNG_LEVEL_MAX);
@@ -83,8 +84,12 @@ bb_status bb_png_encoder_new(const bb_png_options *o, bb_png_encoder **out,
 	e->level = level;
 	e->filter = filter;
 	e->idat_max = IDAT_MAX;
-	e->comp = libdeflate_alloc_compressor(level);
-	if (!e->comp) {
+	e->comp = libdeflate_alloc_compressor(level >= 0 ? level : BB_PNG_LEVEL_FRAMES);
+	if (level < 0)
+		e->comp_small = libdeflate_alloc_compressor(BB_PNG_LEVEL_SMALL_FRAMES);
+	if (!e->comp || (level < 0 && !e->comp_small)) {
+		libdeflate_free_compressor(e->comp);
+		libdeflate_free_compressor(e->comp_small);
 		free(e);
 		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
 	}
@@ -97,6 +102,7 @@ void bb_png_encoder_free(bb_png_encoder *e)
 	if (!e)
 		return;
 	libdeflate_free_compressor(e->comp);
+	libdeflate_free_compressor(e->comp_small);
 	free(e->raw);
 	free(e->out);
 	free(e->zbuf);
@@ -291,6 +297,7 @@ bb_status bb_png_encoder_encode(bb_png_encoder *e, const bb_image *img,
 {
 	static const uint8_t sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
 	size_t w, h, row, raw_size, bound, head, pos, zlen, y, nchunks;
+	struct libdeflate_compressor *comp;
 	uint8_t *p;
 
 	*data = NULL;
@@ -313,7 +320,9 @@ bb_status bb_png_encoder_encode(bb_png_encoder *e, const bb_image *img,
 		encode_row(e, e->raw + y * (row + 1), bb_image_pixel(img, 0, (int)y),
 		           y ? bb_image_pixel(img, 0, (int)y - 1) : NULL, row);
 
-	bound = libdeflate_zlib_compress_bound(e->comp, raw_size);
+	/* the frame defaults: a small frame at the small frames' level */
+	comp = e->comp_small && w * h <= BB_PNG_SMALL_FRAME ? e->comp_small : e->comp;
+	bound = libdeflate_zlib_compress_bound(comp, raw_size);
 	nchunks = bound / e->idat_max + 1;
 	head = sizeof sig + 25 + 8;              /* signature, IHDR, IDAT header */
 	if (bound > SIZE_MAX - head - 12 * nchunks - 12)
@@ -335,7 +344,7 @@ bb_status bb_png_encoder_encode(bb_png_encoder *e, const bb_image *img,
 
 	if (nchunks == 1) {
 		/* the usual case: the stream goes straight into the one IDAT */
-		zlen = libdeflate_zlib_compress(e->comp, e->raw, raw_size,
+		zlen = libdeflate_zlib_compress(comp, e->raw, raw_size,
 		                                p + pos + 8, bound);
 		if (zlen == 0)
 			return bb_error_set(err, BB_ERR_INTERNAL, NULL, NULL,
@@ -346,7 +355,7 @@ bb_status bb_png_encoder_encode(bb_png_encoder *e, const bb_image *img,
 
 		if (!bb__grow((void **)&e->zbuf, &e->zbuf_cap, bound, 1))
 			return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
-		zlen = libdeflate_zlib_compress(e->comp, e->raw, raw_size, e->zbuf,
+		zlen = libdeflate_zlib_compress(comp, e->raw, raw_size, e->zbuf,
 		                                bound);
 		if (zlen == 0)
 			return bb_error_set(err, BB_ERR_INTERNAL, NULL, NULL,
@@ -415,7 +424,9 @@ bb_status bb_png_encode(const bb_image *img, void **data, size_t *size,
 bb_status bb_png_encode_fast(const bb_image *img, void **data, size_t *size,
                              bb_error *err)
 {
-	return bb_png_encode_opts(img, NULL, data, size, err);
+	bb_png_options fast = { BB_PNG_LEVEL_FRAMES, 1, BB_PNG_FILTER_NONE };
+
+	return bb_png_encode_opts(img, &fast, data, size, err);
 }
 
 bb_status bb_png_write(const char *path, const bb_image *img, bb_error *err)

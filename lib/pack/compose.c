@@ -10,8 +10,8 @@
 #include "core/util.h"
 #include "pack/pack-int.h"
 
-void bb__pack_trim(const bb_image *img, int alpha_max, int *x, int *y,
-                   int *w, int *h)
+void bb_pack_trim(const bb_image *img, int alpha_max, int *x, int *y, int *w,
+                  int *h)
 {
 	int x0 = img->width, y0 = img->height, x1 = -1, y1 = -1, py;
 

@@ -362,8 +362,27 @@ static void encode_page(void *arg, size_t p, int worker)
 		if (r->st != BB_OK)
 			return;
 	}
-	r->st = bb_png_encoder_encode(pj->enc[worker], pj->s->pages[p], &data,
-	                              &r->size, &r->err);
+	if (pj->s->pages[p]) {
+		r->st = bb_png_encoder_encode(pj->enc[worker], pj->s->pages[p], &data,
+		                              &r->size, &r->err);
+	} else {      /* lazy_pages: drawn now, freed once encoded */
+		bb_image *page;
+
+		r->st = bb__sheet_draw_page(pj->s, p, &page, &r->err);
+		if (r->st == BB_OK)
+			r->st = bb_png_encoder_encode(pj->enc[worker], page, &data,
+			                              &r->size, &r->err);
+		if (r->st == BB_OK) {
+			r->data = malloc(r->size ? r->size : 1);
+			if (r->data)
+				memcpy(r->data, data, r->size);
+		}
+		bb_image_free(page);
+		if (r->st == BB_OK && !r->data)
+			r->st = bb_error_set(&r->err, BB_ERR_NOMEM, NULL, NULL,
+			                     "out of memory");
+		return;
+	}
 	if (r->st != BB_OK)
 		return;
 	r->data = malloc(r->size ? r->size : 1);

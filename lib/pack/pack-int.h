@@ -73,9 +73,6 @@ int bb__pack_parallel(size_t n, int threads,
 
 /* Pixel work (lib/pack/compose.c). */
 
-/* Bounding box of the pixels with alpha > alpha_max; w = h = 0 when none. */
-void bb__pack_trim(const bb_image *img, int alpha_max, int *x, int *y,
-                   int *w, int *h);
 /* A hash of a rectangle's size and bytes (for deduplication only: equal
  * hashes are compared byte for byte). */
 uint64_t bb__pack_hash(const bb_image *img, int x, int y, int w, int h);
@@ -94,5 +91,10 @@ void bb__pack_blit(bb_image *page, int px, int py, const bb_image *src,
  * Returns 0 when out of memory. */
 int bb__pack_bleed(bb_image *page);
 void bb__pack_premultiply(bb_image *page);
+
+/* Draws page p of s into a new image (freed by the caller): from the
+ * sprites' sources with lazy_pages, a copy of the page otherwise. */
+bb_status bb__sheet_draw_page(const bb_sheet *s, size_t p, bb_image **out,
+                              bb_error *err);
 
 #endif

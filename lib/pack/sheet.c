@@ -21,6 +21,23 @@ typedef struct sprite {
 	uint64_t hash;
 } sprite;
 
+/* With lazy_pages: every sprite's source and place, to draw a page when it
+ * is encoded. */
+typedef struct src_sprite {
+	const bb_image *image;     /* NULL: an empty sprite */
+	int tx, ty, tw, th;
+	int x, y;
+	size_t page;
+	int rotated;
+} src_sprite;
+
+struct bb__sheet_src {
+	src_sprite *sprites;
+	size_t n;
+	int extrude, bleed, premultiply;
+	bb_pack_rotation rotation;
+};
+
 typedef struct ctx {
 	const bb_pack_input *in;
 	const bb_pack_anim *anims;
@@ -171,6 +188,13 @@ static bb_status take_frames(ctx *c, size_t n, bb_error *err)
 			return bb_error_set(err, BB_ERR_USAGE, NULL, NULL,
 			                    "frame %zu has no image or no name", i);
 		}
+		if (f->full_w > 0 && (f->crop_x < 0 || f->crop_y < 0 ||
+		                      f->crop_x > f->full_w - f->image->width ||
+		                      f->crop_y > f->full_h - f->image->height)) {
+			free(keys);
+			return bb_error_set(err, BB_ERR_USAGE, NULL, NULL, "frame %zu: "
+			                    "its image is not inside its whole frame", i);
+		}
 		if (f->anim < -1 || (f->anim >= 0 && (size_t)f->anim >= c->n_anims)) {
 			free(keys);
 			return bb_error_set(err, BB_ERR_USAGE, NULL, NULL,
@@ -207,10 +231,10 @@ static bb_status take_frames(ctx *c, size_t n, bb_error *err)
 		d->duration = f->duration > 0 ? f->duration : 0;
 		if (d->duration == 0 && a >= 0 && s->anims[a].fps > 0)
 			d->duration = 1.0 / s->anims[a].fps;
-		d->src_w = f->image->width;
-		d->src_h = f->image->height;
-		d->pivot_x = f->has_pivot ? f->pivot_x : f->image->width / 2.0;
-		d->pivot_y = f->has_pivot ? f->pivot_y : f->image->height / 2.0;
+		d->src_w = f->full_w > 0 ? f->full_w : f->image->width;
+		d->src_h = f->full_w > 0 ? f->full_h : f->image->height;
+		d->pivot_x = f->has_pivot ? f->pivot_x : d->src_w / 2.0;
+		d->pivot_y = f->has_pivot ? f->pivot_y : d->src_h / 2.0;
 		if (a >= 0) {
 			if (s->anims[a].count == 0)
 				s->anims[a].first = i;
@@ -242,7 +266,7 @@ static void trim_one(void *arg, size_t i, int worker)
 	sp->th = img->height;
 	sp->empty = 0;
 	if (!c->o.no_trim) {
-		bb__pack_trim(img, c->o.trim_alpha, &sp->tx, &sp->ty, &sp->tw, &sp->th);
+		bb_pack_trim(img, c->o.trim_alpha, &sp->tx, &sp->ty, &sp->tw, &sp->th);
 		if (sp->tw == 0) {
 			sp->empty = 1;
 			sp->tw = sp->th = 1;
@@ -275,16 +299,18 @@ static bb_status make_sprites(ctx *c, bb_error *err)
 	bb__pack_parallel(n, c->o.threads, trim_one, &tj);
 	for (i = 0; i < n; i++) {
 		bb_sheet_frame *f = &s->frames[i];
-		const bb_image *img = c->in[f->input].image;
+		const bb_pack_input *in = &c->in[f->input];
+		const bb_image *img = in->image;
 		sprite sp = tj.cand[i];
 		size_t slot;
 
-		f->src_x = sp.empty ? 0 : sp.tx;
-		f->src_y = sp.empty ? 0 : sp.ty;
+		/* the place in the whole frame (images may come trimmed) */
+		f->src_x = sp.empty ? 0 : sp.tx + (in->full_w > 0 ? in->crop_x : 0);
+		f->src_y = sp.empty ? 0 : sp.ty + (in->full_w > 0 ? in->crop_y : 0);
 		f->w = sp.tw;
 		f->h = sp.th;
 		f->empty = sp.empty;
-		f->trimmed = sp.tw != img->width || sp.th != img->height;
+		f->trimmed = sp.tw != f->src_w || sp.th != f->src_h;
 		f->sprite = c->n_sprites;
 		for (slot = sp.hash & (cap - 1); !c->o.no_dedupe && table[slot];
 		     slot = (slot + 1) & (cap - 1)) {
@@ -320,29 +346,57 @@ typedef struct page_job {
 	char *nomem;               /* per page: bleeding ran out of memory */
 } page_job;
 
+/* Draws one page from the sprites' sources: their pixels, then bleed or
+ * premultiplication.  0 when out of memory (bleeding). */
+static int paint_page(const bb__sheet_src *src, size_t p, bb_image *page)
+{
+	size_t i;
+
+	for (i = 0; i < src->n; i++) {
+		const src_sprite *sp = &src->sprites[i];
+
+		if (sp->page != p)
+			continue;
+		bb__pack_blit(page, sp->x, sp->y, sp->image, sp->tx, sp->ty, sp->tw,
+		              sp->th, src->extrude,
+		              sp->rotated ? src->rotation : BB_PACK_ROTATE_NONE);
+	}
+	if (src->bleed && !src->premultiply && !bb__pack_bleed(page))
+		return 0;
+	if (src->premultiply)
+		bb__pack_premultiply(page);
+	return 1;
+}
+
 static void draw_page(void *arg, size_t p, int worker)
 {
 	page_job *pj = arg;
-	const ctx *c = pj->c;
-	bb_image *page = c->s->pages[p];
-	size_t i;
 
 	(void)worker;
-	for (i = 0; i < c->n_sprites; i++) {
-		const sprite *sp = &c->sprites[i];
-		const bb_pack_rect *r = &pj->rects[i];
-
-		if ((size_t)r->page != p)
-			continue;
-		bb__pack_blit(page, r->x, r->y,
-		              sp->empty ? NULL : c->in[c->s->frames[sp->owner].input].image,
-		              sp->tx, sp->ty, sp->tw, sp->th, c->o.extrude,
-		              r->rotated ? c->o.rotation : BB_PACK_ROTATE_NONE);
-	}
-	if (c->o.bleed && !c->o.premultiply && !bb__pack_bleed(page))
+	if (!paint_page(pj->c->s->src, p, pj->c->s->pages[p]))
 		pj->nomem[p] = 1;
-	if (c->o.premultiply)
-		bb__pack_premultiply(page);
+}
+
+bb_status bb__sheet_draw_page(const bb_sheet *s, size_t p, bb_image **out,
+                              bb_error *err)
+{
+	bb_status st;
+
+	*out = NULL;
+	if (p >= s->n_pages)
+		return bb_error_set(err, BB_ERR_USAGE, NULL, NULL, "no page %zu", p);
+	if (!s->src) {
+		*out = bb_image_dup(s->pages[p]);
+		return *out ? BB_OK : bb_error_set(err, BB_ERR_NOMEM, NULL, NULL,
+		                                  "out of memory");
+	}
+	st = bb_image_new(s->page_w[p], s->page_h[p], out, err);
+	if (st == BB_OK && !paint_page(s->src, p, *out)) {
+		bb_image_free(*out);
+		*out = NULL;
+		st = bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
+	}
+	return st;
 }
 
 /* Lays the sprites out and draws the pages. */
@@ -372,16 +426,43 @@ static bb_status compose(ctx *c, bb_error *err)
 	if (st != BB_OK)
 		goto done;
 	s->pages = bb__calloc(n_pages, sizeof *s->pages);
-	if (!s->pages) {
+	s->page_w = bb__calloc(n_pages, sizeof *s->page_w);
+	s->page_h = bb__calloc(n_pages, sizeof *s->page_h);
+	s->src = bb__calloc(1, sizeof *s->src);
+	if (!s->pages || !s->page_w || !s->page_h || !s->src ||
+	    !(s->src->sprites = bb__calloc(n ? n : 1, sizeof *s->src->sprites))) {
 		st = bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
 		goto done;
 	}
 	for (i = 0; i < n_pages; i++) {
-		st = bb_image_new(pages[i].width, pages[i].height, &s->pages[i], err);
-		if (st != BB_OK)
-			goto done;
+		s->page_w[i] = pages[i].width;
+		s->page_h[i] = pages[i].height;
+		if (!c->o.lazy_pages) {
+			st = bb_image_new(pages[i].width, pages[i].height, &s->pages[i], err);
+			if (st != BB_OK)
+				goto done;
+		}
 		s->n_pages++;
 		s->page_area += (uint64_t)pages[i].width * (uint64_t)pages[i].height;
+	}
+	s->src->n = n;
+	s->src->extrude = c->o.extrude;
+	s->src->bleed = c->o.bleed;
+	s->src->premultiply = c->o.premultiply;
+	s->src->rotation = c->o.rotation;
+	for (i = 0; i < n; i++) {
+		const sprite *sp = &c->sprites[i];
+		src_sprite *d = &s->src->sprites[i];
+
+		d->image = sp->empty ? NULL : c->in[s->frames[sp->owner].input].image;
+		d->tx = sp->tx;
+		d->ty = sp->ty;
+		d->tw = sp->tw;
+		d->th = sp->th;
+		d->x = rects[i].x;
+		d->y = rects[i].y;
+		d->page = (size_t)rects[i].page;
+		d->rotated = rects[i].rotated;
 	}
 	s->rotation = c->o.rotation;
 	for (i = 0; i < n; i++)
@@ -395,7 +476,7 @@ static bb_status compose(ctx *c, bb_error *err)
 		f->y = r->y + e;
 		f->rotated = r->rotated;
 	}
-	{
+	if (!c->o.lazy_pages) {
 		page_job pj = { c, rects, NULL };
 
 		pj.nomem = bb__calloc(s->n_pages, sizeof *pj.nomem);
@@ -411,6 +492,10 @@ static bb_status compose(ctx *c, bb_error *err)
 		free(pj.nomem);
 		if (st != BB_OK)
 			goto done;
+		/* drawn: the sheet no longer points into the frames */
+		free(s->src->sprites);
+		free(s->src);
+		s->src = NULL;
 	}
 	s->premultiplied = c->o.premultiply != 0;
 done:
@@ -466,9 +551,14 @@ void bb_sheet_free(bb_sheet *s)
 
 	if (!s)
 		return;
-	for (i = 0; i < s->n_pages; i++)
+	for (i = 0; s->pages && i < s->n_pages; i++)
 		bb_image_free(s->pages[i]);
 	free(s->pages);
+	free(s->page_w);
+	free(s->page_h);
+	if (s->src)
+		free(s->src->sprites);
+	free(s->src);
 	for (i = 0; i < s->n_frames; i++)
 		free(s->frames[i].name);
 	free(s->frames);

@@ -58,8 +58,8 @@ bb_status bb__write_libgdx(const bb_sheet *s, const char *base,
 		}
 		bb__sbuf_printf(&b, "%s%s\nsize:%d,%d\nformat:RGBA8888\n"
 		                "filter:Linear,Linear\nrepeat:none\n%s",
-		                p ? "\n" : "", image, s->pages[p]->width,
-		                s->pages[p]->height,
+		                p ? "\n" : "", image, s->page_w[p],
+		                s->page_h[p],
 		                s->premultiplied ? "pma:true\n" : "");
 		for (i = 0; i < s->n_frames; i++) {
 			const bb_sheet_frame *f = &s->frames[i];

@@ -132,7 +132,7 @@ static void meta_common(bb__sbuf *b, const bb_sheet *s, const char *image,
 		bb__sbuf_json_str(b, image);
 		bb__sbuf_printf(b, ",\n\t\"format\": \"RGBA8888\",\n"
 		                "\t\"size\": {\"w\":%d,\"h\":%d},\n",
-		                s->pages[p]->width, s->pages[p]->height);
+		                s->page_w[p], s->page_h[p]);
 	}
 	bb__sbuf_puts(b, "\t\"scale\": \"");
 	bb__sbuf_num(b, scale);
@@ -220,7 +220,7 @@ bb_status bb__write_phaser3(const bb_sheet *s, const char *base, double scale,
 		bb__sbuf_json_str(&b, image);
 		bb__sbuf_printf(&b, ",\n\t\"format\": \"RGBA8888\",\n"
 		                "\t\"size\": {\"w\":%d,\"h\":%d},\n\t\"scale\": ",
-		                s->pages[p]->width, s->pages[p]->height);
+		                s->page_w[p], s->page_h[p]);
 		bb__sbuf_num(&b, scale);
 		bb__sbuf_puts(&b, ",\n\t\"frames\": [");
 		for (i = 0; i < s->n_frames; i++) {

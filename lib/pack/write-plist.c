@@ -119,7 +119,7 @@ bb_status bb__write_cocos2d(const bb_sheet *s, const char *base,
 		bb__sbuf_puts(&b, "</string>\n");
 		key(&b, 3, "size");
 		bb__sbuf_printf(&b, "            <string>{%d,%d}</string>\n",
-		                s->pages[p]->width, s->pages[p]->height);
+		                s->page_w[p], s->page_h[p]);
 		key(&b, 3, "textureFileName");
 		bb__sbuf_puts(&b, "            <string>");
 		bb__sbuf_xml_text(&b, image);

@@ -555,6 +555,12 @@ bb_status bb_render(bb_renderer *r, const bb_drawlist *dl, const bb_view *view,
 	if (view->filter < BB_FILTER_DEFAULT || view->filter > BB_FILTER_BEST)
 		return bb_error_set(err, BB_ERR_USAGE, NULL, NULL,
 		                    "unknown texture filter %d", (int)view->filter);
+	/* a view cairo could not invert draws nothing sensible */
+	if (!isfinite(scale) || scale < 1e-6 || scale > 1e6 ||
+	    !isfinite(view->origin_x) || !isfinite(view->origin_y))
+		return bb_error_set(err, BB_ERR_USAGE, NULL, NULL, "view scale %g or "
+		                    "origin (%g, %g) out of range", scale, view->origin_x,
+		                    view->origin_y);
 	r->filter = view->filter != BB_FILTER_DEFAULT ? view->filter : BB_FILTER_GOOD;
 	surf = canvas_for(r, out->width, out->height, clear);
 	if (!surf)

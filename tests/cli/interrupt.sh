@@ -104,6 +104,23 @@ expect_rc 0
 same "$T/new" "$T/out" || fail "a clean run after the kills differs from the new output"
 [ "$(stages "$T/out")" -eq 0 ] || fail "staging folders left after the kills"
 
+# a preview written beside its final name: SIGINT removes its temporary
+mkdir "$T/pv"
+# shellcheck disable=SC2086
+"$BONEBAKE" preview "$H" -o "$T/pv/walk.gif" --anim walk --duration 60 --fps 60 --jobs 1 --quiet &
+pid=$!
+n=0
+until [ -n "$(find "$T/pv" -name '.walk.gif.bonebake-*' -size +0 2>/dev/null | head -1)" ]; do
+	n=$((n + 1)); [ $n -lt 400 ] || fail "no preview data after 20 s"
+	sleep 0.05
+done
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc -eq 130 ] || fail "preview SIGINT: exit $rc, expected 130"
+[ -z "$(ls -A "$T/pv")" ] || fail "preview SIGINT left: $(ls -A "$T/pv")"
+checks=$((checks + 2))
+
 # sheets: a set of pages and metadata, replaced whole
 sheet() { "$BONEBAKE" sheet "$H" -o "$1" --anim walk --anim idle --quiet --multipack --format json,libgdx "$@"; }
 "$BONEBAKE" sheet "$H" -o "$T/s-old" --anim walk --anim idle --quiet --multipack \

@@ -15,7 +15,16 @@ for l in 0 fast 6 small; do
 done
 run "$BONEBAKE" render "$H" -o "$T/rdef" --anim walk --quiet
 expect_rc 0
-diff -r "$T/rdef" "$T/rfast" >/dev/null || fail "render default is not --png-level fast"
+# the humanoid's frames are small (under 2^17 pixels): level 5 by default
+run "$BONEBAKE" render "$H" -o "$T/r5" --anim walk --quiet --png-level 5
+expect_rc 0
+diff -r "$T/rdef" "$T/r5" >/dev/null || fail "render default of small frames is not --png-level 5"
+# a 512x512 canvas: level 1 (fast) by default
+run "$BONEBAKE" render "$H" -o "$T/bdef" --anim walk --quiet --size 512x512
+expect_rc 0
+run "$BONEBAKE" render "$H" -o "$T/bfast" --anim walk --quiet --size 512x512 --png-level fast
+expect_rc 0
+diff -r "$T/bdef" "$T/bfast" >/dev/null || fail "render default of large frames is not --png-level fast"
 run "$BONEBAKE" render "$H" -o "$T/r1" --anim walk --quiet --png-level 1 --jobs 3
 expect_rc 0
 diff -r "$T/r1" "$T/rfast" >/dev/null || fail "fast is not 1, or --jobs changed bytes"

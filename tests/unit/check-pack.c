@@ -745,6 +745,75 @@ START_TEST(files_write_all_or_nothing)
 }
 END_TEST
 
+/* Frames trimmed before packing (crop_x/crop_y/full_w/full_h) and pages
+ * drawn only when encoded (lazy_pages) give the same files, byte for
+ * byte, as whole frames packed and drawn at once. */
+START_TEST(cropped_lazy_same_files)
+{
+	static const bb_pack_options base[] = {
+		{ .layout = { .padding = 2 } },
+		{ .layout = { .max_width = 96, .max_height = 96, .multipack = 1 },
+		  .rotation = BB_PACK_ROTATE_CW, .extrude = 1 },
+		{ .layout = { .padding = 1 }, .bleed = 1, .trim_alpha = 60 },
+		{ .layout = { .padding = 1 }, .premultiply = 1, .no_dedupe = 1 },
+	};
+	bb_sheet_write_options w = { .name = "s", .formats = 1u << BB_SHEET_JSON_HASH |
+	                             1u << BB_SHEET_LIBGDX | 1u << BB_SHEET_GODOT };
+	size_t k, i;
+
+	for (k = 0; k < sizeof base / sizeof base[0]; k++) {
+		fixture f;
+		bb_image *crop[NF];
+		bb_pack_input in[NF];
+		bb_pack_options lazy = base[k];
+		bb_sheet *a = NULL, *b = NULL;
+		bb_sheet_files *fa = NULL, *fb = NULL;
+		bb_error err;
+
+		fixture_init(&f);
+		for (i = 0; i < NF; i++) {
+			int x, y, cw, ch;
+
+			in[i] = f.in[i];
+			bb_pack_trim(f.img[i], base[k].trim_alpha, &x, &y, &cw, &ch);
+			if (cw == 0)
+				x = y = 0, cw = ch = 1;
+			crop[i] = bb_image_crop(f.img[i], x, y, cw, ch);
+			ck_assert_ptr_nonnull(crop[i]);
+			in[i].image = crop[i];
+			in[i].crop_x = x;
+			in[i].crop_y = y;
+			in[i].full_w = f.img[i]->width;
+			in[i].full_h = f.img[i]->height;
+		}
+		lazy.lazy_pages = 1;
+		ck_assert_int_eq(bb_pack_frames(f.in, NF, f.anims, 2, &base[k], &a, &err), BB_OK);
+		ck_assert_int_eq(bb_pack_frames(in, NF, f.anims, 2, &lazy, &b, &err), BB_OK);
+		ck_assert_ptr_null(b->pages[0]);
+		ck_assert_uint_eq(a->n_pages, b->n_pages);
+		if (base[k].rotation != BB_PACK_ROTATE_NONE)
+			w.formats = 1u << BB_SHEET_JSON_HASH;
+		ck_assert_int_eq(bb_sheet_encode(a, &w, &fa, &err), BB_OK);
+		ck_assert_int_eq(bb_sheet_encode(b, &w, &fb, &err), BB_OK);
+		ck_assert_uint_eq(fa->n, fb->n);
+		for (i = 0; i < fa->n; i++) {
+			ck_assert_str_eq(fa->files[i].name, fb->files[i].name);
+			ck_assert_msg(fa->files[i].size == fb->files[i].size &&
+			              memcmp(fa->files[i].data, fb->files[i].data,
+			                     fa->files[i].size) == 0,
+			              "options %zu: %s differs", k, fa->files[i].name);
+		}
+		bb_sheet_files_free(fa);
+		bb_sheet_files_free(fb);
+		bb_sheet_free(a);
+		bb_sheet_free(b);
+		for (i = 0; i < NF; i++)
+			bb_image_free(crop[i]);
+		fixture_free(&f);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("pack");
@@ -770,6 +839,7 @@ int main(void)
 	tcase_add_test(tc, frames_bad_input);
 	tcase_add_test(tc, encode_checks_formats);
 	tcase_add_test(tc, files_write_all_or_nothing);
+	tcase_add_test(tc, cropped_lazy_same_files);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -199,7 +199,8 @@ END_TEST
 START_TEST(defaults_and_one_shot)
 {
 	bb_image *img = make(45, 31, K_SPRITE), *back;
-	bb_png_options fr = { BB_PNG_LEVEL_FRAMES, 1, BB_PNG_FILTER_NONE };
+	/* a small frame: the default is the small frames' level */
+	bb_png_options fr = { BB_PNG_LEVEL_SMALL_FRAMES, 1, BB_PNG_FILTER_NONE };
 	bb_png_encoder *e;
 	void *d1, *d2;
 	const void *d3;
@@ -216,9 +217,36 @@ START_TEST(defaults_and_one_shot)
 	ck_assert_uint_eq(n1, n2);
 	ck_assert_int_eq(memcmp(d1, d2, n1), 0);
 	free(d2);
+	/* fast is level 1 whatever the size */
 	ck_assert_int_eq(bb_png_encode_fast(img, &d2, &n2, NULL), BB_OK);
-	ck_assert_uint_eq(n1, n2);
-	ck_assert_int_eq(memcmp(d1, d2, n1), 0);
+	{
+		bb_png_options one = { BB_PNG_LEVEL_FRAMES, 1, BB_PNG_FILTER_NONE };
+		void *d4;
+		size_t n4;
+
+		ck_assert_int_eq(bb_png_encode_opts(img, &one, &d4, &n4, NULL), BB_OK);
+		ck_assert_uint_eq(n4, n2);
+		ck_assert_int_eq(memcmp(d4, d2, n2), 0);
+		free(d4);
+	}
+	free(d2);
+	/* a frame over BB_PNG_SMALL_FRAME pixels: the default is level 1 */
+	{
+		bb_image *big = make(400, 400, K_SPRITE);
+		bb_png_options one = { BB_PNG_LEVEL_FRAMES, 1, BB_PNG_FILTER_NONE };
+		void *db, *d1b;
+		size_t nb, n1b;
+
+		ck_assert_int_gt(400 * 400, BB_PNG_SMALL_FRAME);
+		ck_assert_int_eq(bb_png_encode(big, &db, &nb, NULL), BB_OK);
+		ck_assert_int_eq(bb_png_encode_opts(big, &one, &d1b, &n1b, NULL), BB_OK);
+		ck_assert_uint_eq(nb, n1b);
+		ck_assert_int_eq(memcmp(db, d1b, nb), 0);
+		free(db);
+		free(d1b);
+		bb_image_free(big);
+	}
+	ck_assert_int_eq(bb_png_encode_opts(img, &fr, &d2, &n2, NULL), BB_OK);
 	ck_assert_int_eq(bb_png_encoder_new(NULL, &e, NULL), BB_OK);
 	ck_assert_int_eq(bb_png_encoder_encode(e, img, &d3, &n3, NULL), BB_OK);
 	ck_assert_uint_eq(n1, n3);

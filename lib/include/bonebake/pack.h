@@ -109,14 +109,26 @@ typedef struct bb_pack_anim {
 } bb_pack_anim;
 
 typedef struct bb_pack_input {
-	const bb_image *image;   /* the whole (untrimmed) frame; borrowed */
+	const bb_image *image;   /* the frame, or (full_w > 0) the rectangle of
+	                            it at crop_x, crop_y: a frame already
+	                            trimmed, e.g. as it was rendered; borrowed */
 	const char *name;        /* unique frame name, e.g. "walk_0003"; borrowed */
 	int anim;                /* index into the anims array, -1 = none */
 	int index;               /* frame number in the animation (playback order) */
 	double duration;         /* seconds; 0 = 1/fps of its animation */
 	double pivot_x, pivot_y; /* origin pixel in the untrimmed frame */
 	int has_pivot;           /* 0: the frame's centre */
+	int crop_x, crop_y;      /* where image sits in the whole frame */
+	int full_w, full_h;      /* the whole frame's size (0: image's) */
 } bb_pack_input;
+
+/* The smallest rectangle of img holding every pixel with alpha above
+ * alpha_max (0..254); *w = *h = 0 when there is none.  What
+ * bb_pack_frames trims with: a caller keeping many frames can trim each
+ * as it arrives and pass the rectangle (crop_x, crop_y, full_w, full_h)
+ * with the same result.  Thread-safe. */
+void bb_pack_trim(const bb_image *img, int alpha_max, int *x, int *y, int *w,
+                  int *h);
 
 /* {0} = defaults: trim at alpha 0, dedupe, no rotation, straight alpha,
  * the layout defaults above. */
@@ -134,6 +146,13 @@ typedef struct bb_pack_options {
 	int threads;                 /* threads trimming, hashing and composing
 	                                may use; 0 or 1: the calling thread
 	                                only.  The result does not depend on it. */
+	int lazy_pages;              /* pages are drawn only when bb_sheet_encode
+	                                encodes them, each freed once encoded, so
+	                                a many-page sheet never holds every page
+	                                at once; the frames' images are then
+	                                borrowed until the sheet is freed, and
+	                                pages[p] stays NULL (page_w/page_h hold
+	                                the sizes).  The bytes are the same. */
 } bb_pack_options;
 
 typedef struct bb_sheet_event {
@@ -171,9 +190,14 @@ typedef struct bb_sheet_frame {
 } bb_sheet_frame;
 
 /* The packed result.  Read-only for callers; free with bb_sheet_free. */
+typedef struct bb__sheet_src bb__sheet_src;
+
 typedef struct bb_sheet {
 	size_t n_pages;
-	bb_image **pages;            /* straight RGBA unless premultiplied */
+	bb_image **pages;            /* straight RGBA unless premultiplied;
+	                                NULL with lazy_pages */
+	int *page_w, *page_h;        /* every page's size */
+	bb__sheet_src *src;          /* lazy_pages: what draws the pages */
 	size_t n_frames;
 	bb_sheet_frame *frames;      /* playback order: animations by name, each
 	                                by index; frames without one last, by name */
