@@ -15,7 +15,7 @@ libwebp-dev libgif-dev zlib1g-dev fonts-dejavu-core"
 # trips), man (the man page test); nodejs and npm only where no node/npm
 # is on the PATH (NodeSource's nodejs bundles npm and conflicts with
 # Debian's).
-TEST_PACKAGES="chromium man-db"
+TEST_PACKAGES="chromium man-db clang libclang-rt-14-dev"
 command -v node >/dev/null 2>&1 || TEST_PACKAGES="$TEST_PACKAGES nodejs"
 command -v npm >/dev/null 2>&1 || TEST_PACKAGES="$TEST_PACKAGES npm"
 # npm packages the tests compare against, pinned by tests/node/package-lock.json

@@ -1,5 +1,5 @@
 # Unit tests (Check), one binary per module; reference images; CLI tests;
-# fuzz replays.
+# fuzz replays (tests/fuzz/local.mk).
 check_PROGRAMS += tests/unit/check-native tests/unit/check-core
 tests_unit_check_native_SOURCES = tests/unit/check-native.c
 tests_unit_check_native_CFLAGS = $(CHECK_TEST_CFLAGS)
@@ -20,20 +20,6 @@ TESTS += tests/ref/ref-test
 EXTRA_DIST += tests/ref/images
 CLEANFILES += tests/ref/*.out.png tests/ref/*.diff.png
 
-# Fuzz target (plain replay main unless built for libFuzzer)
-check_PROGRAMS += tests/fuzz/fuzz-native
-tests_fuzz_fuzz_native_SOURCES = tests/fuzz/fuzz-native.c tests/fuzz/replay-main.c
-tests_fuzz_fuzz_native_LDADD = lib/libbonebake-core.la -lm
-check_PROGRAMS += tests/fuzz/fuzz-forge
-tests_fuzz_fuzz_forge_SOURCES = tests/fuzz/fuzz-forge.c tests/fuzz/replay-main.c
-tests_fuzz_fuzz_forge_CFLAGS = $(AM_CFLAGS) -DTOP_SRCDIR='"$(abs_top_srcdir)"'
-tests_fuzz_fuzz_forge_LDADD = lib/libbonebake-core.la -lm
-check_PROGRAMS += tests/fuzz/fuzz-spine
-tests_fuzz_fuzz_spine_SOURCES = tests/fuzz/fuzz-spine.c tests/fuzz/replay-main.c
-tests_fuzz_fuzz_spine_CFLAGS = $(AM_CFLAGS) -DTOP_SRCDIR='"$(abs_top_srcdir)"'
-tests_fuzz_fuzz_spine_LDADD = lib/libbonebake-core.la -lm
-TESTS += tests/fuzz/replay.sh
-EXTRA_DIST += tests/fuzz/replay.sh tests/fuzz/corpus
 
 # CLI tests
 TESTS += tests/cli/render.sh tests/cli/bad-input.sh
@@ -177,10 +163,6 @@ tests_unit_check_png_LDADD = $(CHECK_TEST_LIBS) $(LIBDEFLATE_LIBS)
 TESTS += tests/unit/check-png tests/cli/png-level.sh
 EXTRA_DIST += tests/cli/png-level.sh
 
-# PNG reading: the fast path against libpng, replayed on PNG files
-check_PROGRAMS += tests/fuzz/fuzz-png
-tests_fuzz_fuzz_png_SOURCES = tests/fuzz/fuzz-png.c tests/fuzz/replay-main.c
-tests_fuzz_fuzz_png_LDADD = lib/libbonebake-core.la -lm
 
 # Tests
 check_PROGRAMS += tests/unit/check-pack

@@ -486,7 +486,8 @@ bb_status bb__solid_emit(bb_pose *p, const bb_eval_options *o, bb_error *err)
 	vw.fig = p->fig;
 	if ((st = collect(p, w, &vw, err)) != BB_OK)
 		return st;
-	qsort(w->faces, w->nfaces, sizeof *w->faces, by_depth);
+	if (w->nfaces > 1)      /* no faces: no array (qsort wants one) */
+		qsort(w->faces, w->nfaces, sizeof *w->faces, by_depth);
 	for (i = 0; i < w->nfaces; i++)
 		if ((st = emit_face(p, &w->faces[i], err)) != BB_OK)
 			return st;

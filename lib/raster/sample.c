@@ -82,7 +82,7 @@ static inline uint32_t blend4(const uint32_t *top, const uint32_t *bottom,
  * off) clamped to [0, n - 1] px: index, weight in 1/256, next index. */
 static inline void axis(int64_t f, int n, int *i0, unsigned *w, int *i1)
 {
-	int64_t hi = (int64_t)(n - 1) << 16;
+	int64_t hi = ((int64_t)n - 1) * 65536;
 
 	f = f < 0 ? 0 : f > hi ? hi : f;
 	*i0 = (int)(f >> 16);
@@ -114,13 +114,14 @@ static int ok(int64_t f, int64_t d, int i, int64_t hi)
  * both taps exist without clamping: [*ia, *ib], empty when *ia > *ib. */
 static void span(int64_t f, int64_t d, int n, int n_px, int *ia, int *ib)
 {
-	int64_t hi = (int64_t)(n_px - 2) << 16;
+	int64_t hi;
 	double lo_i = 0, hi_i = n;
 
 	*ia = 0;
 	*ib = -1;
 	if (n_px < 2)
 		return;
+	hi = (int64_t)(n_px - 2) * 65536;
 	if (d > 0) {
 		lo_i = dmax(lo_i, ceil((double)(0 - f) / (double)d));
 		hi_i = dmin(hi_i, floor((double)(hi - f) / (double)d));

@@ -1,20 +1,41 @@
 #!/bin/sh
-# Replays the saved fuzz corpus and crashers through the fuzz target's plain
-# main (no libFuzzer needed).  A crash or sanitizer report fails the test.
+# Replays every fuzz target's saved inputs (tests/fuzz/corpus/<target>/:
+# seeds and every crasher found) and the samples of its format through the
+# target's plain main (no libFuzzer needed; with --enable-fuzzing the
+# targets are libFuzzer binaries and replay with -runs=0).  A crash or a
+# sanitizer report fails the test.
 . "$(dirname "$0")/../cli/lib.sh"
-out=$("$top_builddir/tests/fuzz/fuzz-native" "$top_srcdir/tests/fuzz/corpus" \
-	"$top_srcdir/samples" 2>&1) || fail "fuzz replay failed: $out"
-printf '%s\n' "$out"
-n=$(printf '%s' "$out" | sed -n 's/^replayed \([0-9]*\) inputs$/\1/p')
-[ "${n:-0}" -ge 10 ] || fail "replayed only ${n:-0} inputs"
-out=$("$top_builddir/tests/fuzz/fuzz-forge" "$top_srcdir/tests/fuzz/corpus/forge" 2>&1) ||
-	fail "forge fuzz replay failed: $out"
-printf 'forge: %s\n' "$out"
-out=$("$top_builddir/tests/fuzz/fuzz-spine" "$top_srcdir/tests/fuzz/corpus/spine" 2>&1) ||
-	fail "spine fuzz replay failed: $out"
-printf 'spine: %s\n' "$out"
-out=$("$top_builddir/tests/fuzz/fuzz-png" "$top_srcdir/samples" \
-	"$top_srcdir/tests/ref/images" 2>&1) || fail "png fuzz replay failed: $out"
-printf 'png: %s\n' "$out"
-checks=3
+C="$top_srcdir/tests/fuzz/corpus"
+S="$top_srcdir/samples"
+replay() {  # TARGET MIN-INPUTS PATH...
+	t=$1 min=$2
+	shift 2
+	bin="$top_builddir/tests/fuzz/fuzz-$t"
+	[ -x "$bin" ] || fail "$bin is not built"
+	set -- $(for p in "$@"; do [ -e "$p" ] && echo "$p"; done)
+	if "$bin" -help=1 >/dev/null 2>&1; then
+		out=$("$bin" -runs=0 "$@" 2>&1) || fail "fuzz-$t replay failed: $out"
+		n=$(printf '%s\n' "$out" | sed -n 's/.*INITED.*corp: \([0-9]*\).*/\1/p' | tail -1)
+	else
+		out=$("$bin" "$@" 2>&1) || fail "fuzz-$t replay failed: $out"
+		n=$(printf '%s' "$out" | sed -n 's/^replayed \([0-9]*\) inputs$/\1/p')
+	fi
+	printf 'fuzz-%s: %s inputs\n' "$t" "${n:-?}"
+	[ "${n:-0}" -ge "$min" ] || fail "fuzz-$t replayed only ${n:-0} inputs"
+	checks=$((checks + 1))
+}
+replay native 10 "$C" "$S"
+replay skeleton 3 "$C/skeleton" "$S/humanoid.json" "$S/slime.json" "$S/snake.json" "$C/native"
+replay dragonbones 3 "$C/dragonbones" "$S/dragonbones/rig_ske.json" \
+	"$S/dragonbones/mesh_ske.json" "$S/dragonbones/old_ske.json"
+replay dragonbones-atlas 2 "$C/dragonbones-atlas" "$S/dragonbones/rig_tex.json" \
+	"$S/dragonbones/mesh_tex.json"
+replay cocos-json 2 "$C/cocos" "$S/cocos/lamp.ExportJson"
+replay cocos-xml 2 "$C/cocos" "$S/cocos/bird.xml"
+replay cocos-plist 1 "$C/cocos-plist" "$S/cocos/lamp0.plist"
+replay ssajson 1 "$C/ssajson" "$S/ssajson/demo.json"
+replay forge 3 "$C/forge"
+replay spine 5 "$C/spine" "$S/spine/keeper.json"
+replay spine-atlas 5 "$C/spine-atlas" "$S/spine/keeper.atlas"
+replay png 10 "$C/png" "$S" "$top_srcdir/tests/ref/images"
 pass
