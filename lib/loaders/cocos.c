@@ -115,7 +115,7 @@ void bb__cc_unwrap(struct cc_movbone *mb)
 
 bb_xform bb__cc_xform(const cc_node *n)
 {
-	bb_xform x;
+	bb_xform x = bb__xform_identity();   /* no shear */
 
 	x.x = n->x;
 	x.y = -n->y;

@@ -508,7 +508,11 @@ static bb_status load_slots(struct native *n, json_t *root)
 
 /* ---- animations ------------------------------------------------------- */
 
-static const char *const prop_keys[] = { "x", "y", "rotation", NULL, "scaleX", "scaleY" };
+/* The key of each BB_PROP_* in a native key; NULL: the format has none. */
+static const char *const prop_keys[BB_PROP_COUNT] = {
+	[BB_PROP_X] = "x", [BB_PROP_Y] = "y", [BB_PROP_ROTATION] = "rotation",
+	[BB_PROP_SCALE_X] = "scaleX", [BB_PROP_SCALE_Y] = "scaleY",
+};
 
 /* Index of variant `name` among bone b's displays (0 = own), or -1. */
 static int variant_index(struct native *n, int b, const char *name)
@@ -690,8 +694,8 @@ static bb_status load_anim(struct native *n, json_t *ja, bb_anim *an, int face)
 		if ((s = check_keys(n, keys, an->duration)) != BB_OK)
 			return s;
 		for (prop = -1; prop < BB_PROP_COUNT; prop++) {
-			if (prop == BB_PROP_SKEW)
-				continue;
+			if (prop >= 0 && !prop_keys[prop])
+				continue;   /* skew, shear */
 			if ((s = build_track(n, an, b, keys, prop)) != BB_OK)
 				return s;
 		}
