@@ -22,7 +22,7 @@
 
 struct cx {
 	struct cc_doc *d;
-	bb__xctx x;
+	bb__where x;
 	double tool;               /* the root's version attribute */
 };
 
@@ -575,31 +575,21 @@ static bb_status find_plists(struct cx *c)
 	return BB_OK;
 }
 
-bb_status bb__cc_read_xml(struct cc_doc *d)
+bb_status bb__cc_read_xml(struct cc_doc *d, const bb__xnode *root)
 {
 	struct cx c;
-	bb__xnode *root;
 	bb_status s;
 
 	memset(&c, 0, sizeof c);
 	c.d = d;
 	c.x.file = d->ctx->name;
 	c.x.err = d->err;
-	s = bb__xml_parse(d->ctx->data, d->ctx->size, d->ctx->name,
-	                  (size_t)d->ctx->opts->max_keys + 100000, &root, d->err);
-	if (s != BB_OK)
-		return s;
-	if (strcmp(root->name, "skeleton") != 0) {
-		s = bb__xfail(&c.x, root, NULL, "expected a <skeleton> root");
-		goto done;
-	}
+	if (strcmp(root->name, "skeleton") != 0)
+		return bb__xfail(&c.x, root, NULL, "expected a <skeleton> root");
 	if ((s = num(&c, root, "version", 1.0, &c.tool)) != BB_OK ||
 	    (s = read_armatures(&c, root)) != BB_OK ||
 	    (s = read_animations(&c, root)) != BB_OK ||
 	    (s = find_plists(&c)) != BB_OK)
-		goto done;
-	s = read_atlas(&c, root);
-done:
-	bb__xml_free(root);
-	return s;
+		return s;
+	return read_atlas(&c, root);
 }

@@ -703,47 +703,31 @@ int bb__sniff_cocos_xml(const char *data, size_t size, const char *path)
 	       strchr(" \t\r\n>", p[9]) && strstr(p, "<armatures") != NULL;
 }
 
-static bb_status load(const bb__load_ctx *ctx, bb_model **out, bb_error *err,
-                      int xml)
+static bb_status load(bb__load_ctx *ctx, json_t *json, const bb__xnode *xml,
+                      bb_model *m)
 {
 	struct cc_doc d;
-	json_t *root = NULL;
 	bb_status s;
 
-	*out = NULL;
 	memset(&d, 0, sizeof d);
 	d.ctx = ctx;
-	d.err = err;
+	d.err = ctx->err;
 	d.format = xml ? "cocos-xml" : "cocos-json";
-	if (!(d.m = bb__model_new(d.format)))
-		return bb__cc_nomem(&d);
-	if (xml) {
-		s = bb__cc_read_xml(&d);
-	} else {
-		s = bb__json_parse(ctx->data, ctx->size, ctx->name, &root, err);
-		if (s == BB_OK)
-			s = read_json(&d, root);
-		json_decref(root);
-	}
+	d.m = m;
+	s = xml ? bb__cc_read_xml(&d, xml) : read_json(&d, json);
 	if (s == BB_OK)
 		s = bb__cc_build(&d);
-	if (s != BB_OK) {
-		bb_model_free(d.m);
-		d.m = NULL;
-	}
 	doc_free(&d);
-	*out = d.m;
 	return s;
 }
 
-bb_status bb__load_cocos_json(const bb__load_ctx *ctx, bb_model **out,
-                              bb_error *err)
+bb_status bb__load_cocos_json(bb__load_ctx *ctx, json_t *root, bb_model *m)
 {
-	return load(ctx, out, err, 0);
+	return load(ctx, root, NULL, m);
 }
 
-bb_status bb__load_cocos_xml(const bb__load_ctx *ctx, bb_model **out,
-                             bb_error *err)
+bb_status bb__load_cocos_xml(bb__load_ctx *ctx, const bb__xnode *root,
+                             bb_model *m)
 {
-	return load(ctx, out, err, 1);
+	return load(ctx, NULL, root, m);
 }

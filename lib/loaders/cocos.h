@@ -86,7 +86,7 @@ struct cc_tex {
 };
 
 struct cc_doc {
-	const bb__load_ctx *ctx;
+	bb__load_ctx *ctx;
 	bb_model *m;
 	bb_error *err;
 	const char *format;        /* "cocos-json" or "cocos-xml" */
@@ -113,7 +113,7 @@ void bb__cc_frame_init(struct cc_frame *f);
 void bb__cc_unwrap(struct cc_movbone *mb);
 
 /* cocos-xml.c */
-bb_status bb__cc_read_xml(struct cc_doc *d);
+bb_status bb__cc_read_xml(struct cc_doc *d, const bb__xnode *root);
 
 /* cocos-build.c: the description -> d->m */
 bb_status bb__cc_build(struct cc_doc *d);

@@ -894,29 +894,24 @@ static bb_status load_root(struct db *d, json_t *root)
 	return resolve_fixups(d);
 }
 
-bb_status bb__load_dragonbones(const bb__load_ctx *ctx, bb_model **out,
-                               bb_error *err)
+bb_status bb__load_dragonbones(bb__load_ctx *ctx, json_t *root, bb_model *m)
 {
 	struct db d;
-	json_t *root;
-	bb_status s;
+	json_t *doc = NULL;
+	bb_status s = BB_OK;
 	int i;
 
-	*out = NULL;
-	if ((s = bb__json_parse(ctx->data, ctx->size, ctx->name, &root, err)) != BB_OK)
-		return s;
 	memset(&d, 0, sizeof d);
 	d.ctx = ctx;
 	d.j.file = ctx->name;
-	d.j.err = err;
+	d.j.err = ctx->err;
 	bb__jpath_init(&d.j.path);
-	d.m = bb__model_new("dragonbones");
-	s = d.m ? BB_OK : bb__db_nomem(&d);
-	if (s == BB_OK && bb__db23_is_old(root))
-		s = bb__db23_translate(&d, &root);
+	d.m = m;
+	if (bb__db23_is_old(root))
+		s = bb__db23_translate(&d, root, &doc);
 	if (s == BB_OK)
-		s = load_root(&d, root);
-	json_decref(root);
+		s = load_root(&d, doc ? doc : root);
+	bb__json_free(doc);
 	for (i = 0; i < d.nmeshes; i++)
 		free(d.meshes[i].inv_bone_pose);
 	free(d.meshes);
@@ -926,10 +921,5 @@ bb_status bb__load_dragonbones(const bb__load_ctx *ctx, bb_model **out,
 	free(d.bone_of_file);
 	free(d.skin_json);
 	bb__atlas_free(&d.atlas);
-	if (s != BB_OK) {
-		bb_model_free(d.m);
-		return s;
-	}
-	*out = d.m;
-	return BB_OK;
+	return s;
 }

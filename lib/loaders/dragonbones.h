@@ -23,7 +23,7 @@ struct db_mesh {
 
 struct db {
 	bb__jctx j;
-	const bb__load_ctx *ctx;
+	bb__load_ctx *ctx;
 	bb_model *m;
 	double version;        /* data version, e.g. 4.5, 5.0, 5.5 */
 	double file_fps;
@@ -116,6 +116,6 @@ bb_status bb__db_load_animations(struct db *d);
  * data), and its translation into the 4.5 form read here: replaces *root
  * (the old one released) or fails naming the file's own field. */
 int bb__db23_is_old(json_t *root);
-bb_status bb__db23_translate(struct db *d, json_t **root);
+bb_status bb__db23_translate(struct db *d, json_t *root, json_t **out);
 
 #endif

@@ -593,10 +593,10 @@ int bb__db23_is_old(json_t *root)
 	return fabs(ver - 2.3) < 1e-9 || fabs(ver - 3.0) < 1e-9;
 }
 
-bb_status bb__db23_translate(struct db *d, json_t **root)
+bb_status bb__db23_translate(struct db *d, json_t *in, json_t **root)
 {
 	struct g23 g;
-	json_t *in = *root, *out = json_object(), *arms, *oarms;
+	json_t *out = json_object(), *arms, *oarms;
 	size_t i;
 	bb_status s;
 
@@ -636,7 +636,6 @@ out:
 		return s;
 	}
 	bb__jpath_init(&d->j.path);
-	json_decref(in);
 	*root = out;
 	return BB_OK;
 }

@@ -476,31 +476,20 @@ static bb_status load_root(struct fg *f, json_t *root)
 	return read_clips(f, root);
 }
 
-bb_status bb__load_forge(const bb__load_ctx *ctx, bb_model **out, bb_error *err)
+bb_status bb__load_forge(bb__load_ctx *ctx, json_t *root, bb_model *m)
 {
 	struct fg *f;
-	json_t *root;
 	bb_status s;
 
-	*out = NULL;
-	if ((s = bb__json_parse(ctx->data, ctx->size, ctx->name, &root, err)) != BB_OK)
-		return s;
 	f = calloc(1, sizeof *f);
-	if (!f) {
-		json_decref(root);
-		return bb_error_set(err, BB_ERR_NOMEM, ctx->name, NULL, "out of memory");
-	}
+	if (!f)
+		return bb_error_set(ctx->err, BB_ERR_NOMEM, ctx->name, NULL, "out of memory");
 	f->ctx = ctx;
 	f->j.file = ctx->name;
-	f->j.err = err;
+	f->j.err = ctx->err;
 	bb__jpath_init(&f->j.path);
-	f->m = bb__model_new("forge");
-	s = f->m ? load_root(f, root) : bb__fg_nomem(f);
-	json_decref(root);
-	if (s != BB_OK)
-		bb_model_free(f->m);
-	else
-		*out = f->m;
+	f->m = m;
+	s = load_root(f, root);
 	free(f);
 	return s;
 }

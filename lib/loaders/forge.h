@@ -15,7 +15,7 @@ enum {
 };
 
 struct fg {
-	const bb__load_ctx *ctx;
+	bb__load_ctx *ctx;
 	bb__jctx j;                /* the file being read (errors name it) */
 	bb_model *m;
 	bb_armature *a;

@@ -12,7 +12,7 @@
 #include "loaders/xml.h"
 
 struct pl {
-	bb__xctx x;
+	bb__where x;
 	const char *frame;         /* frame being read (for error paths) */
 	int format;
 };
@@ -281,7 +281,8 @@ bb_status bb__plist_load(bb_model *m, const char *path, const char *png,
 	p.x.err = err;
 	if ((s = bb__read_file(path, (size_t)64 << 20, &data, &size, err)) != BB_OK)
 		return s;
-	s = bb__xml_parse(data, size, p.x.file, 1000000, &root, err);
+	s = bb__xml_parse(data, size, p.x.file, 1000000, BB__XML_EXTERNAL_DOCTYPE,
+	                  &root, err);
 	free(data);
 	if (s != BB_OK)
 		return s;

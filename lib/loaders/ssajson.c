@@ -542,31 +542,21 @@ static void free_ssa(struct ssa *s)
 	free(s->bucket);
 }
 
-bb_status bb__load_ssajson(const bb__load_ctx *ctx, bb_model **out, bb_error *err)
+bb_status bb__load_ssajson(bb__load_ctx *ctx, json_t *root, bb_model *m)
 {
 	struct ssa s;
-	json_t *root;
 	bb_status st;
 
-	*out = NULL;
-	if ((st = bb__json_parse(ctx->data, ctx->size, ctx->name, &root, err)) != BB_OK)
-		return st;
 	memset(&s, 0, sizeof s);
 	s.ctx = ctx;
 	s.j.file = ctx->name;
-	s.j.err = err;
+	s.j.err = ctx->err;
 	bb__jpath_init(&s.j.path);
-	s.m = bb__model_new("ssajson");
-	if (!s.m || !(s.a = bb__model_add_armature(s.m)))
+	s.m = m;
+	if (!(s.a = bb__model_add_armature(s.m)))
 		st = bb__ssa_nomem(&s);
 	else
 		st = load_root(&s, root);
-	json_decref(root);
 	free_ssa(&s);
-	if (st != BB_OK) {
-		bb_model_free(s.m);
-		return st;
-	}
-	*out = s.m;
-	return BB_OK;
+	return st;
 }

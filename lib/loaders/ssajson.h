@@ -58,7 +58,7 @@ struct dkey {
 
 struct ssa {
 	bb__jctx j;
-	const bb__load_ctx *ctx;
+	bb__load_ctx *ctx;
 	bb_model *m;
 	bb_armature *a;
 	struct sanim *anims;
