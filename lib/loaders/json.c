@@ -93,21 +93,24 @@ const char *bb__json_type_name(json_t *v)
 
 /* ---- members ------------------------------------------------------------ */
 
-/* Member key of obj (key NULL: obj itself), NULL when absent or null; an
- * error when obj is there and is not an object. */
+/* Member key of obj, NULL when absent or null; an error when obj is there
+ * and is not an object.  Key NULL: obj itself, as it is (an element of an
+ * array is there even when it is null). */
 static bb_status member(bb__jctx *c, json_t *obj, const char *key, json_t **out)
 {
-	json_t *v = obj;
+	json_t *v;
 
 	*out = NULL;
-	if (key) {
-		if (!obj || json_is_null(obj))
-			return BB_OK;
-		if (!json_is_object(obj))
-			return bb__jfail(c, NULL, "expected an object, found %s",
-			                 bb__json_type_name(obj));
-		v = json_object_get(obj, key);
+	if (!key) {
+		*out = obj;
+		return BB_OK;
 	}
+	if (!obj || json_is_null(obj))
+		return BB_OK;
+	if (!json_is_object(obj))
+		return bb__jfail(c, NULL, "expected an object, found %s",
+		                 bb__json_type_name(obj));
+	v = json_object_get(obj, key);
 	*out = v && !json_is_null(v) ? v : NULL;
 	return BB_OK;
 }

@@ -3,7 +3,8 @@
  * Reading: every getter either succeeds or fills the error with "file:
  * path.to.field: message" and returns non-OK.  A getter reading member
  * `key` of `obj` checks that obj is an object (absent, NULL: every member
- * absent); with key NULL it reads obj itself, at the current path.  The
+ * absent); with key NULL it reads obj itself, at the current path (a null
+ * there is a value of the wrong type, as in an array).  The
  * iterator walks an array or object keeping the path ("bone[3]",
  * "joints.lid", `joints.lid["14"]`), so a loader never pushes or pops it.
  * Absent and null members are the same thing everywhere.
