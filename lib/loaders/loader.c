@@ -105,31 +105,37 @@ static void root_names(const bb__load_ctx *c, char *buf, size_t size)
 		                      c->roots[i].label);
 }
 
-/* The error for reference `ref`: "<what> "<ref>": <why>" at `at`. */
-static bb_status ref_fail(bb__load_ctx *c, const bb__where *at, bb_status s,
-                          const char *what, const char *ref, const char *why)
+/* The error for reference r: "<what> "<name>": <why>" at r->at. */
+static bb_status ref_fail(bb__load_ctx *c, const bb__ref *r, bb_status s,
+                          const char *why)
 {
-	if (!at)
-		at = &c->at;
-	if (s != BB_ERR_NOMEM && s != BB_ERR_LIMIT)
+	const bb__where *at = r->at ? r->at : &c->at;
+
+	if (s != BB_ERR_NOMEM && s != BB_ERR_LIMIT &&
+	    !(s == BB_ERR_IO && r->dir && !r->dir[0]))
 		s = BB_ERR_INPUT;
 	return bb__error_at(c->err, s, at->file, at->line, 0,
 	                    at->path.len ? at->path.buf : NULL, "%s \"%s\": %s",
-	                    what, ref, why);
+	                    r->what, r->name, why);
 }
 
-/* Joins ref to dir (NULL: the input's folder) into path; then whether it
- * leads inside a root: 0 when it does (or outside paths are allowed), else
- * the error (or BB_ERR_INPUT "path too long"). */
-static bb_status resolve(bb__load_ctx *c, const bb__where *at, const char *what,
-                         const char *dir, const char *ref, char *path,
+int bb__load_path(const bb__load_ctx *c, const bb__ref *r, char *buf,
+                  size_t size)
+{
+	return bb__path_join(buf, size, r->dir ? r->dir : c->dir,
+	                     r->path ? r->path : r->name);
+}
+
+/* The path r names into path; BB_OK when it leads inside a root (or
+ * outside paths are allowed), else the error. */
+static bb_status resolve(bb__load_ctx *c, const bb__ref *r, char *path,
                          size_t size)
 {
 	char real[BB__PATH_MAX], names[512], why[700];
 	int i;
 
-	if (!bb__path_join(path, size, dir ? dir : c->dir, ref))
-		return ref_fail(c, at, BB_ERR_INPUT, what, ref, "path too long");
+	if (!bb__load_path(c, r, path, size))
+		return ref_fail(c, r, BB_ERR_INPUT, "path too long");
 	if (c->opts->allow_outside_paths)
 		return BB_OK;
 	if (bb__path_resolve(path, real, sizeof real))
@@ -139,24 +145,21 @@ static bb_status resolve(bb__load_ctx *c, const bb__where *at, const char *what,
 	root_names(c, names, sizeof names);
 	snprintf(why, sizeof why, "refused: it leads outside %s "
 	         "(--allow-outside-paths reads it)", names);
-	return ref_fail(c, at, BB_ERR_INPUT, what, ref, why);
+	return ref_fail(c, r, BB_ERR_INPUT, why);
 }
 
-int bb__load_exists(bb__load_ctx *c, const bb__where *at, const char *what,
-                    const char *dir, const char *ref)
+int bb__load_exists(bb__load_ctx *c, const bb__ref *r)
 {
 	char path[BB__PATH_MAX];
 	struct stat st;
 
-	if (resolve(c, at, what, dir, ref, path, sizeof path) != BB_OK)
+	if (resolve(c, r, path, sizeof path) != BB_OK)
 		return -1;
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-bb_status bb__load_open(bb__load_ctx *c, const bb__where *at, const char *what,
-                        const char *dir, const char *ref, unsigned flags,
-                        char **data, size_t *size, char *opened, size_t nopened,
-                        char *why, size_t nwhy)
+bb_status bb__load_open(bb__load_ctx *c, const bb__ref *r, unsigned flags,
+                        char **data, size_t *size, char *why, size_t nwhy)
 {
 	char path[BB__PATH_MAX];
 	bb_error sub;
@@ -166,10 +169,8 @@ bb_status bb__load_open(bb__load_ctx *c, const bb__where *at, const char *what,
 	*size = 0;
 	if (why && nwhy)
 		why[0] = '\0';
-	if ((s = resolve(c, at, what, dir, ref, path, sizeof path)) != BB_OK)
+	if ((s = resolve(c, r, path, sizeof path)) != BB_OK)
 		return s;
-	if (opened)
-		snprintf(opened, nopened, "%s", path);
 	s = bb__read_file(path, c->opts->max_file_bytes, data, size, &sub);
 	if (s == BB_OK) {
 		if (!bb__model_add_file(c->m, path)) {
@@ -183,11 +184,10 @@ bb_status bb__load_open(bb__load_ctx *c, const bb__where *at, const char *what,
 		snprintf(why, nwhy, "%s", sub.message);
 	if ((flags & BB__OPEN_OPTIONAL) && s != BB_ERR_NOMEM)
 		return BB_OK;
-	return ref_fail(c, at, s, what, ref, sub.message);
+	return ref_fail(c, r, s, sub.message);
 }
 
-bb_status bb__load_image(bb__load_ctx *c, const bb__where *at, const char *what,
-                         const char *dir, const char *ref, unsigned flags,
+bb_status bb__load_image(bb__load_ctx *c, const bb__ref *r, unsigned flags,
                          bb_image **img, char *why, size_t nwhy)
 {
 	char *data, buf[BB_ERROR_MSG_MAX];
@@ -200,18 +200,17 @@ bb_status bb__load_image(bb__load_ctx *c, const bb__where *at, const char *what,
 		why = buf;
 		nwhy = sizeof buf;
 	}
-	s = bb__load_open(c, at, what, dir, ref, flags, &data, &size, NULL, 0, why,
-	                  nwhy);
+	s = bb__load_open(c, r, flags, &data, &size, why, nwhy);
 	if (s != BB_OK || !data)
 		return s;
-	s = bb_png_read_mem(data, size, ref, img, &sub);
+	s = bb_png_read_mem(data, size, r->name, img, &sub);
 	free(data);
 	if (s == BB_OK)
 		return BB_OK;
 	snprintf(why, nwhy, "%s", sub.message);
 	if ((flags & BB__OPEN_OPTIONAL) && s != BB_ERR_NOMEM)
 		return BB_OK;
-	return ref_fail(c, at, s, what, ref, sub.message);
+	return ref_fail(c, r, s, sub.message);
 }
 
 /* ---- the driver ------------------------------------------------------------- */

@@ -53,6 +53,19 @@ typedef struct bb__loader {
 	bb_status (*load_xml)(bb__load_ctx *c, const bb__xnode *root, bb_model *m);
 } bb__loader;
 
+/* A file a loader reads, as a file (or the command line) names it. */
+typedef struct bb__ref {
+	const bb__where *at;       /* where it is named: its errors are made
+	                              there (NULL: the input's position) */
+	const char *what;          /* "image", "page", "model" ... (messages) */
+	const char *name;          /* as written: messages name it */
+	const char *dir;           /* folder `path` is relative to: NULL the
+	                              input's; "" as given (a path the user
+	                              named: --atlas, --model) */
+	const char *path;          /* the path, when it is not `name` (a
+	                              format's rule built it from the name) */
+} bb__ref;
+
 /* bb__load_open flags */
 enum {
 	/* a file that is not there or cannot be read is not an error: BB_OK,
@@ -61,29 +74,26 @@ enum {
 	BB__OPEN_OPTIONAL = 1u << 0
 };
 
-/* Reads the file `ref` names (a path as written in a file, or built from
- * one): joined to `dir` (NULL: the input's folder; "": as given, for the
- * paths the user names: --atlas, --model), its target inside one of the
- * roots unless opts->allow_outside_paths, within opts->max_file_bytes;
- * recorded in the model's files as opened.  `at` is where the reference
- * is (NULL: the input's position): a failure is an error there,
- *   <file>[:line]: <path>: <what> "<ref>": <why>
- * BB_ERR_INPUT for a refused, missing or unreadable file (BB_ERR_LIMIT,
- * BB_ERR_NOMEM).  *data: NUL-terminated, free it.  `opened` (may be NULL)
- * receives the joined path. */
-bb_status bb__load_open(bb__load_ctx *c, const bb__where *at, const char *what,
-                        const char *dir, const char *ref, unsigned flags,
-                        char **data, size_t *size, char *opened, size_t nopened,
-                        char *why, size_t nwhy);
+/* Reads the file r names: r->path (or r->name) joined to r->dir, its
+ * target inside one of the roots unless opts->allow_outside_paths, within
+ * opts->max_file_bytes; recorded in the model's files as opened.  A
+ * failure is an error at r->at:
+ *   <file>[:line]: <path>: <what> "<name>": <why>
+ * BB_ERR_INPUT for a refused, missing or unreadable file (BB_ERR_IO for a
+ * path the user named; BB_ERR_LIMIT, BB_ERR_NOMEM).  *data is
+ * NUL-terminated; free it.  `why` (may be NULL) receives the reason. */
+bb_status bb__load_open(bb__load_ctx *c, const bb__ref *r, unsigned flags,
+                        char **data, size_t *size, char *why, size_t nwhy);
 /* The same for a PNG, decoded (*img NULL and the reason in why with
  * BB__OPEN_OPTIONAL). */
-bb_status bb__load_image(bb__load_ctx *c, const bb__where *at, const char *what,
-                         const char *dir, const char *ref, unsigned flags,
+bb_status bb__load_image(bb__load_ctx *c, const bb__ref *r, unsigned flags,
                          bb_image **img, char *why, size_t nwhy);
-/* Whether `ref` (as for bb__load_open) names a regular file: 1 yes, 0 no;
- * -1 when it leads outside the roots (the error is set at `at`). */
-int bb__load_exists(bb__load_ctx *c, const bb__where *at, const char *what,
-                    const char *dir, const char *ref);
+/* Whether r names a regular file: 1 yes, 0 no; -1 when it leads outside
+ * the roots (the error is set at r->at). */
+int bb__load_exists(bb__load_ctx *c, const bb__ref *r);
+/* The path r names (joined, not resolved), into buf; 0 if too long. */
+int bb__load_path(const bb__load_ctx *c, const bb__ref *r, char *buf,
+                  size_t size);
 /* Adds a root files may be read from: a folder the format's own layout
  * derives from the input's path (Forge: the assets folder it lies in). */
 void bb__load_add_root(bb__load_ctx *c, const char *dir, const char *label);

@@ -154,7 +154,8 @@ static bb_status load_texture(struct native *n, const char *rel, int *out)
 
 	if ((*out = bb__model_find_texture(n->c->m, rel)) >= 0)
 		return BB_OK;
-	if ((s = bb__load_image(n->c, n->j, "image", NULL, rel, 0, &img, NULL,
+	if ((s = bb__load_image(n->c, &(bb__ref){ .at = n->j, .what = "image",
+	                                           .name = rel }, 0, &img, NULL,
 	                        0)) != BB_OK)
 		return s;
 	return bb__build_texture(n->b, rel, img, out);

@@ -397,7 +397,8 @@ static bb_status load_image(struct ssa *s, const char *name, int *out)
 
 	if ((*out = bb__model_find_texture(s->c->m, name)) >= 0)
 		return BB_OK;
-	st = bb__load_image(s->c, s->j, "image", NULL, name,
+	st = bb__load_image(s->c, &(bb__ref){ .at = s->j, .what = "image",
+	                                       .name = name },
 	                    s->c->opts->placeholder ? BB__OPEN_OPTIONAL : 0, &img,
 	                    NULL, 0);
 	if (st != BB_OK)
