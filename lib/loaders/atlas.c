@@ -59,14 +59,20 @@ void bb__region_quad(const bb__region *r, double pivot_x, double pivot_y,
 	}
 }
 
-static bb_status add_region(bb__atlas *at, bb__region **out)
+bb__region *bb__atlas_add(bb__atlas *at, const char *name)
 {
+	bb__region *r;
+
 	if (!bb__grow((void **)&at->regions, &at->cap, (size_t)at->n + 1,
 	              sizeof *at->regions))
-		return BB_ERR_NOMEM;
-	*out = &at->regions[at->n++];
-	memset(*out, 0, sizeof **out);
-	return BB_OK;
+		return NULL;
+	r = &at->regions[at->n];
+	memset(r, 0, sizeof *r);
+	r->scale = 1;
+	if (!(r->name = bb__strdup(name)))
+		return NULL;
+	at->n++;
+	return r;
 }
 
 static bb_status read_region(bb__jctx *c, json_t *st, int texture, double scale,
@@ -95,8 +101,8 @@ static bb_status read_region(bb__jctx *c, json_t *st, int texture, double scale,
 		return bb__jfail(c, NULL, "region %g,%g %gx%g of \"%s\" lies outside "
 		                 "its %dx%d page", v[0], v[1], v[2], v[3], name,
 		                 page->width, page->height);
-	if (add_region(at, &r) != BB_OK || !(r->name = bb__strdup(name)))
-		return bb_error_set(c->err, BB_ERR_NOMEM, c->file, NULL, "out of memory");
+	if (!(r = bb__atlas_add(at, name)))
+		return bb__jnomem(c);
 	r->texture = texture;
 	r->x = v[0];
 	r->y = v[1];

@@ -28,6 +28,9 @@ typedef struct bb__atlas {
 bb_status bb__atlas_load_json(bb_model *m, const char *path, bb__atlas *at,
                               bb_error *err);
 const bb__region *bb__atlas_find(const bb__atlas *at, const char *name);
+/* Appends a region named `name` (zeroed: scale 1); NULL when out of
+ * memory. */
+bb__region *bb__atlas_add(bb__atlas *at, const char *name);
 void bb__atlas_free(bb__atlas *at);
 
 /* Corners TL TR BR BL (display space) and texture coordinates of a region

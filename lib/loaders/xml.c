@@ -272,21 +272,40 @@ void bb__xpath(const bb__xnode *n, bb__jpath *p)
 	}
 }
 
-bb_status bb__xfail(const bb__where *w, const bb__xnode *n, const char *attr,
-                    const char *fmt, ...)
+static bb_status verr(const bb__where *w, bb_status s, const bb__xnode *n,
+                      const char *attr, const char *fmt, va_list ap)
 {
 	char msg[BB_ERROR_MSG_MAX];
 	bb__jpath path;
-	va_list ap;
 
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
 	bb__xpath(n, &path);
 	if (attr)
 		bb__jpath_key(&path, attr);
-	return bb__error_at(w->err, BB_ERR_INPUT, w->file, n->line, 0, path.buf,
-	                    "%s", msg);
+	return bb__error_at(w->err, s, w->file, n->line, 0, path.buf, "%s", msg);
+}
+
+bb_status bb__xfail(const bb__where *w, const bb__xnode *n, const char *attr,
+                    const char *fmt, ...)
+{
+	va_list ap;
+	bb_status s;
+
+	va_start(ap, fmt);
+	s = verr(w, BB_ERR_INPUT, n, attr, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+bb_status bb__xlimit(const bb__where *w, const bb__xnode *n, const char *fmt, ...)
+{
+	va_list ap;
+	bb_status s;
+
+	va_start(ap, fmt);
+	s = verr(w, BB_ERR_LIMIT, n, NULL, fmt, ap);
+	va_end(ap);
+	return s;
 }
 
 bb_status bb__xnum(const bb__where *w, const bb__xnode *n, const char *attr,

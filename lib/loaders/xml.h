@@ -53,6 +53,9 @@ void bb__xpath(const bb__xnode *n, bb__jpath *p);
  * w's file, n's line and element path. */
 bb_status bb__xfail(const bb__where *w, const bb__xnode *n, const char *attr,
                     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* BB_ERR_LIMIT at node n. */
+bb_status bb__xlimit(const bb__where *w, const bb__xnode *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Optional numeric attribute, read as the runtimes read text numbers
  * (bb__text_number: absent, empty or "NaN" -> def); anything else is an
  * error naming the attribute. */
