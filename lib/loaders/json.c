@@ -143,9 +143,27 @@ bb__jkind bb__jkind_of(json_t *obj, const char *key)
 	return BB_JK_ABSENT;
 }
 
+const char *bb__jkind_name(bb__jkind k)
+{
+	switch (k) {
+	case BB_JK_ABSENT: return "nothing";
+	case BB_JK_BOOL: return "a boolean";
+	case BB_JK_NUMBER: return "a number";
+	case BB_JK_STRING: return "a string";
+	case BB_JK_ARRAY: return "an array";
+	case BB_JK_OBJECT: return "an object";
+	}
+	return "something else";
+}
+
 int bb__jhas(json_t *obj, const char *key)
 {
 	return peek(obj, key) != NULL;
+}
+
+int bb__jhas_member(json_t *obj, const char *key)
+{
+	return json_is_object(obj) && json_object_get(obj, key) != NULL;
 }
 
 size_t bb__jsize(json_t *v)
@@ -473,6 +491,16 @@ void bb__jw_num(bb__jw *w, json_t *obj, const char *key, double v)
 void bb__jw_str(bb__jw *w, json_t *obj, const char *key, const char *s)
 {
 	bb__jw_set(w, obj, key, json_string(s));
+}
+
+json_t *bb__jw_bool(bb__jw *w, int v)
+{
+	return made(w, v ? json_true() : json_false());
+}
+
+json_t *bb__jw_string(bb__jw *w, const char *s)
+{
+	return made(w, json_string(s));
 }
 
 void bb__jw_copy(bb__jw *w, json_t *dst, json_t *src, const char *key)

@@ -58,8 +58,13 @@ typedef enum bb__jkind {
 	BB_JK_OBJECT
 } bb__jkind;
 bb__jkind bb__jkind_of(json_t *obj, const char *key);
+/* "an array", "a number", ... for a kind. */
+const char *bb__jkind_name(bb__jkind k);
 /* Whether obj has member key (not null). */
 int bb__jhas(json_t *obj, const char *key);
+/* Whether obj has member key, null or not (JavaScript's `key in obj`, for
+ * the runtimes that tell a null member from an absent one). */
+int bb__jhas_member(json_t *obj, const char *key);
 /* Elements of an array or members of an object; 0 for anything else. */
 size_t bb__jsize(json_t *v);
 /* "an object", "a number", ... for messages. */
@@ -142,6 +147,9 @@ json_t *bb__jw_array(bb__jw *w);
 json_t *bb__jw_set(bb__jw *w, json_t *obj, const char *key, json_t *v);
 void bb__jw_num(bb__jw *w, json_t *obj, const char *key, double v);
 void bb__jw_str(bb__jw *w, json_t *obj, const char *key, const char *s);
+/* A new boolean / string value (NULL: flagged). */
+json_t *bb__jw_bool(bb__jw *w, int v);
+json_t *bb__jw_string(bb__jw *w, const char *s);
 /* dst[key] = src[key] (shared) when src has it. */
 void bb__jw_copy(bb__jw *w, json_t *dst, json_t *src, const char *key);
 /* Appends v (stolen) to arr. */

@@ -85,6 +85,26 @@ bb_status bb__build_table(bb__build *b, bb_anim *an, int n, int *offset,
 bb_status bb__build_texture(bb__build *b, const char *name, bb_image *img,
                             int *index);
 
+/* ---- the model (the loader driver's steps) ---------------------------- */
+
+/* A new empty model of format `format` (a static string), or NULL. */
+bb_model *bb__model_new(const char *format);
+/* Records a file the model was built from (once per path); 0 when out
+ * of memory. */
+int bb__model_add_file(bb_model *m, const char *path);
+/* Records a warning (identical messages are kept once). */
+void bb__model_warn(bb_model *m, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Sets default_armature: among the armatures no other one nests (files
+ * often list their weapons and effects first), the one with the most
+ * bones; the first of equals. */
+void bb__model_pick_default_armature(bb_model *m);
+/* Gives every armature without animations one animation named
+ * BB_SETUP_ANIM ("setup"): no timelines, duration 0, not looping — its
+ * setup pose as one frame — and makes it the default.  Called by the
+ * loader driver after a loader succeeds.  BB_ERR_NOMEM. */
+bb_status bb__model_add_setup_anims(bb_model *m, bb_error *err);
+
 /* The first bone / slot / animation named `name`, or -1. */
 int bb__build_find_bone(const bb_armature *a, const char *name);
 int bb__build_find_slot(const bb_armature *a, const char *name);
