@@ -8,7 +8,7 @@
 #include "cli.h"
 
 static const char help[] =
-	"usage: bonebake info FILE [--json] [--fps N]\n"
+	"usage: bonebake info FILE [--json] [--fps N] [--allow-outside-paths]\n"
 	"\n"
 	"Lists the file's format, armatures (bones, slots, skins, bone sets) and\n"
 	"animations with their duration, loop flag, layer and frame count at the\n"
@@ -17,6 +17,9 @@ static const char help[] =
 	"\n"
 	"  --json       machine-readable output\n"
 	"  --fps N      count frames at N frames per second\n"
+	"  --allow-outside-paths\n"
+	"               read the files FILE references wherever they are\n"
+	"               (default: only inside its folder)\n"
 	"  -h, --help   this text\n";
 
 static const char *layer_name(bb_anim_layer l)
@@ -125,9 +128,11 @@ int cmd_info(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "fps", required_argument, NULL, 'f' },
+		{ "allow-outside-paths", no_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	bb_load_options lo = { 0 };
 	bb_model *m;
 	bb_error err;
 	double fps = 0;
@@ -136,6 +141,7 @@ int cmd_info(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j': json = 1; break;
+		case 'o': lo.allow_outside_paths = 1; break;
 		case 'f':
 			if (!cli_parse_double(optarg, &fps) || fps <= 0 || fps > 1000)
 				return cli_usage_error("info", "--fps takes a number in (0, 1000]");
@@ -146,7 +152,7 @@ int cmd_info(int argc, char **argv)
 	}
 	if (optind + 1 != argc)
 		return cli_usage_error("info", "expected one input FILE");
-	if (bb_model_load(argv[optind], NULL, &m, &err) != BB_OK)
+	if (bb_model_load(argv[optind], &lo, &m, &err) != BB_OK)
 		return cli_fail(&err);
 	if (json)
 		print_json(m, argv[optind], fps);

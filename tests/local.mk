@@ -115,3 +115,6 @@ tests_tools_fault_rename_la_LDFLAGS = -module -avoid-version -shared -rpath /now
 tests_tools_fault_rename_la_LIBADD = -ldl
 TESTS += tests/cli/interrupt.sh
 EXTRA_DIST += tests/cli/interrupt.sh
+# Files an input references: confined to its folder, recorded (issue 14.2)
+TESTS += tests/cli/referenced-files.sh
+EXTRA_DIST += tests/cli/referenced-files.sh
