@@ -118,3 +118,14 @@ EXTRA_DIST += tests/cli/interrupt.sh
 # Files an input references: confined to its folder, recorded (issue 14.2)
 TESTS += tests/cli/referenced-files.sh
 EXTRA_DIST += tests/cli/referenced-files.sh
+# The evaluator and the rasterizer, module by module, on small models made
+# with the builder and tiny canvases
+check_PROGRAMS += tests/unit/check-eval tests/unit/check-raster
+tests_unit_check_eval_SOURCES = tests/unit/check-eval.c
+tests_unit_check_eval_CFLAGS = $(CHECK_TEST_CFLAGS)
+tests_unit_check_eval_LDADD = $(CHECK_TEST_LIBS)
+tests_unit_check_raster_SOURCES = tests/unit/check-raster.c
+tests_unit_check_raster_CFLAGS = $(CHECK_TEST_CFLAGS)
+tests_unit_check_raster_LDADD = $(CHECK_TEST_LIBS)
+TESTS += tests/unit/check-eval tests/unit/check-raster
+EXTRA_DIST += scripts/gen-cocos-tween-table.py
