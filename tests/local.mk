@@ -128,4 +128,3 @@ tests_unit_check_raster_SOURCES = tests/unit/check-raster.c
 tests_unit_check_raster_CFLAGS = $(CHECK_TEST_CFLAGS)
 tests_unit_check_raster_LDADD = $(CHECK_TEST_LIBS)
 TESTS += tests/unit/check-eval tests/unit/check-raster
-EXTRA_DIST += scripts/gen-cocos-tween-table.py

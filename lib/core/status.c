@@ -68,16 +68,23 @@ bb_status bb__error_at(bb_error *err, bb_status s, const char *file, int line,
 	return s;
 }
 
-bb_status bb__where_fail(const bb__where *w, bb_status s, const char *key,
-                         const char *fmt, ...)
+bb_status bb__where_vfail(const bb__where *w, bb_status s, const char *key,
+                          const char *fmt, va_list ap)
 {
 	bb__jpath p = w->path;
-	va_list ap;
 
 	if (key)
 		bb__jpath_key(&p, key);
+	return fill(w->err, s, w->file, w->line, 0, p.len ? p.buf : NULL, fmt, ap);
+}
+
+bb_status bb__where_fail(const bb__where *w, bb_status s, const char *key,
+                         const char *fmt, ...)
+{
+	va_list ap;
+
 	va_start(ap, fmt);
-	s = fill(w->err, s, w->file, w->line, 0, p.len ? p.buf : NULL, fmt, ap);
+	s = bb__where_vfail(w, s, key, fmt, ap);
 	va_end(ap);
 	return s;
 }

@@ -3,6 +3,7 @@
 #ifndef BB_CORE_UTIL_H
 #define BB_CORE_UTIL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -81,10 +82,13 @@ typedef struct bb__where {
 } bb__where;
 
 /* Fills w->err with status s at w's file, line and path (+ "." key when
- * key is not NULL); returns s. */
+ * key is not NULL); returns s.  (bb__where_vfail: with a va_list.) */
 bb_status bb__where_fail(const bb__where *w, bb_status s, const char *key,
                          const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+bb_status bb__where_vfail(const bb__where *w, bb_status s, const char *key,
+                          const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
 
 /* bb_error_set with a line and column (0: unknown), for errors that have
  * them (syntax errors, XML elements). */

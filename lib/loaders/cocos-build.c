@@ -29,7 +29,7 @@ static bb_status bone_fail(struct cb *c, const struct cc_bone *b,
                            const char *fmt, const char *name)
 {
 	at_bone(c, b);
-	return bb__build_fail(c->d->b, "parent", fmt, name);
+	return bb__where_fail(c->d->b->at, BB_ERR_INPUT, "parent", fmt, name);
 }
 
 static int file_bone(const struct cc_arm *a, const char *name)

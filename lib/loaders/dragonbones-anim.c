@@ -206,6 +206,22 @@ bb_status bb__db_set_interps(struct anim_ctx *c, const struct keys *k,
 	return BB_OK;
 }
 
+bb_status bb__db_timeline_of(struct anim_ctx *c, json_t *arr, struct keys *k,
+                             bb_tl_target target, int index, bb_prop prop,
+                             bb_apply apply, int stride, int stepped,
+                             bb_timeline **out, int *wraps)
+{
+	bb_status s;
+
+	*out = NULL;
+	*wraps = 0;
+	if ((s = bb__db_key_list(c, arr, k)) != BB_OK || k->n == 0 ||
+	    (s = bb__db_new_timeline(c, k, target, index, prop, apply, stride,
+	                             out)) != BB_OK)
+		return s;
+	return bb__db_set_interps(c, k, *out, stepped, wraps);
+}
+
 /* Drops the last timeline when its values all equal `identity` (the
  * setup pose). */
 static void drop_if_identity(struct anim_ctx *c, double identity)

@@ -115,11 +115,8 @@ static bb_status slot_display(struct anim_ctx *c, int slot, json_t *arr,
 	int wraps;
 	bb_status s;
 
-	if ((s = bb__db_key_list(c, arr, &k)) != BB_OK || k.n == 0)
-		goto out;
-	if ((s = bb__db_new_timeline(c, &k, BB_TL_SLOT_DISPLAY, slot, BB_PROP_X,
-	                             BB_APPLY_REPLACE, 1, &t)) != BB_OK ||
-	    (s = bb__db_set_interps(c, &k, t, 1, &wraps)) != BB_OK)
+	if ((s = bb__db_timeline_of(c, arr, &k, BB_TL_SLOT_DISPLAY, slot, BB_PROP_X,
+	                            BB_APPLY_REPLACE, 1, 1, &t, &wraps)) != BB_OK || !t)
 		goto out;
 	bb__jeach(d->j, arr, NULL, 0, &it);
 	while (s == BB_OK && bb__jnext(&it, &jk)) {
@@ -145,11 +142,8 @@ static bb_status slot_color(struct anim_ctx *c, int slot, json_t *arr,
 	int wraps;
 	bb_status s;
 
-	if ((s = bb__db_key_list(c, arr, &k)) != BB_OK || k.n == 0)
-		goto out;
-	if ((s = bb__db_new_timeline(c, &k, BB_TL_SLOT_COLOR, slot, BB_PROP_X,
-	                             BB_APPLY_REPLACE, 8, &t)) != BB_OK ||
-	    (s = bb__db_set_interps(c, &k, t, 0, &wraps)) != BB_OK)
+	if ((s = bb__db_timeline_of(c, arr, &k, BB_TL_SLOT_COLOR, slot, BB_PROP_X,
+	                            BB_APPLY_REPLACE, 8, 0, &t, &wraps)) != BB_OK || !t)
 		goto out;
 	bb__jeach(d->j, arr, NULL, 0, &it);
 	while (s == BB_OK && bb__jnext(&it, &jk)) {
@@ -274,11 +268,8 @@ bb_status bb__db_ffd_timeline(struct anim_ctx *c, json_t *jf)
 	nv = ds->u.mesh.nverts;
 	stride = 2 * (ds->u.mesh.wcount ? ds->u.mesh.ninfluences : nv);
 	bb__jpath_key(&d->j->path, "frame");
-	if ((s = bb__db_key_list(c, arr, &k)) != BB_OK || k.n == 0)
-		goto out;
-	if ((s = bb__db_new_timeline(c, &k, BB_TL_DEFORM, slot, BB_PROP_X,
-	                             BB_APPLY_ADD, stride, &t)) != BB_OK ||
-	    (s = bb__db_set_interps(c, &k, t, 0, &wraps)) != BB_OK)
+	if ((s = bb__db_timeline_of(c, arr, &k, BB_TL_DEFORM, slot, BB_PROP_X,
+	                            BB_APPLY_ADD, stride, 0, &t, &wraps)) != BB_OK || !t)
 		goto out;
 	t->display = display;
 	if (!(delta = bb__calloc((size_t)nv * 2, sizeof *delta))) {
@@ -339,11 +330,8 @@ bb_status bb__db_ik_timeline(struct anim_ctx *c, json_t *ji)
 	if (ik < 0)
 		return bb__jfail(d->j, "name", "unknown IK constraint \"%s\"", name);
 	bb__jpath_key(&d->j->path, "frame");
-	if ((s = bb__db_key_list(c, arr, &k)) != BB_OK || k.n == 0)
-		goto out;
-	if ((s = bb__db_new_timeline(c, &k, BB_TL_IK, ik, BB_PROP_X,
-	                             BB_APPLY_REPLACE, 1, &tw)) != BB_OK ||
-	    (s = bb__db_set_interps(c, &k, tw, 0, &wraps)) != BB_OK ||
+	if ((s = bb__db_timeline_of(c, arr, &k, BB_TL_IK, ik, BB_PROP_X,
+	                            BB_APPLY_REPLACE, 1, 0, &tw, &wraps)) != BB_OK || !tw ||
 	    (s = bb__db_new_timeline(c, &k, BB_TL_IK, ik, BB_PROP_Y,
 	                             BB_APPLY_REPLACE, 1, &tb)) != BB_OK ||
 	    (s = bb__db_set_interps(c, &k, tb, 1, &wb)) != BB_OK)
@@ -431,11 +419,8 @@ bb_status bb__db_zorder_timeline(struct anim_ctx *c, json_t *jz)
 	if (n == 0 || (s = bb__jarray(d->j, jz, "frame", 0, &arr)) != BB_OK || !arr)
 		return n == 0 ? BB_OK : s;
 	bb__jpath_key(&d->j->path, "frame");
-	if ((s = bb__db_key_list(c, arr, &k)) != BB_OK || k.n == 0)
-		goto out;
-	if ((s = bb__db_new_timeline(c, &k, BB_TL_DRAW_ORDER, 0, BB_PROP_X,
-	                             BB_APPLY_REPLACE, n, &t)) != BB_OK ||
-	    (s = bb__db_set_interps(c, &k, t, 1, &wraps)) != BB_OK)
+	if ((s = bb__db_timeline_of(c, arr, &k, BB_TL_DRAW_ORDER, 0, BB_PROP_X,
+	                            BB_APPLY_REPLACE, n, 1, &t, &wraps)) != BB_OK || !t)
 		goto out;
 	bb__jeach(d->j, arr, NULL, 0, &it);
 	while (s == BB_OK && bb__jnext(&it, &jk))

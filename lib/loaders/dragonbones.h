@@ -97,6 +97,13 @@ bb_status bb__db_new_timeline(struct anim_ctx *c, const struct keys *k,
 bb_status bb__db_set_interps(struct anim_ctx *c, const struct keys *k,
                              bb_timeline *t, int stepped, int *wraps);
 /* The events of frame list obj[key] (where: the bone or slot). */
+/* The keys of frame list arr and, when there are any, a timeline over
+ * them with their interpolations (stepped: every key held): key list, new
+ * timeline and interpolations in one; *out NULL for an empty list. */
+bb_status bb__db_timeline_of(struct anim_ctx *c, json_t *arr, struct keys *k,
+                             bb_tl_target target, int index, bb_prop prop,
+                             bb_apply apply, int stride, int stepped,
+                             bb_timeline **out, int *wraps);
 bb_status bb__db_frame_events(struct anim_ctx *c, json_t *obj, const char *key,
                               const char *where);
 bb_status bb__db_slot_timelines(struct anim_ctx *c, json_t *js);

@@ -38,22 +38,13 @@ void bb__json_free(json_t *v)
 	json_decref(v);
 }
 
-static bb_status vfail(bb__jctx *c, bb_status s, const char *key,
-                       const char *fmt, va_list ap)
-{
-	char msg[BB_ERROR_MSG_MAX];
-
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	return bb__where_fail(c, s, key, "%s", msg);
-}
-
 bb_status bb__jfail(bb__jctx *c, const char *key, const char *fmt, ...)
 {
 	va_list ap;
 	bb_status s;
 
 	va_start(ap, fmt);
-	s = vfail(c, BB_ERR_INPUT, key, fmt, ap);
+	s = bb__where_vfail(c, BB_ERR_INPUT, key, fmt, ap);
 	va_end(ap);
 	return s;
 }
@@ -64,7 +55,7 @@ bb_status bb__jlimit(bb__jctx *c, const char *key, const char *fmt, ...)
 	bb_status s;
 
 	va_start(ap, fmt);
-	s = vfail(c, BB_ERR_LIMIT, key, fmt, ap);
+	s = bb__where_vfail(c, BB_ERR_LIMIT, key, fmt, ap);
 	va_end(ap);
 	return s;
 }

@@ -26,37 +26,6 @@ bb_status bb__build_nomem(bb__build *b)
 	                    "out of memory");
 }
 
-static bb_status vfail(bb__build *b, bb_status s, const char *key,
-                       const char *fmt, va_list ap)
-{
-	char msg[BB_ERROR_MSG_MAX];
-
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	return bb__where_fail(b->at, s, key, "%s", msg);
-}
-
-bb_status bb__build_limit(bb__build *b, const char *key, const char *fmt, ...)
-{
-	va_list ap;
-	bb_status s;
-
-	va_start(ap, fmt);
-	s = vfail(b, BB_ERR_LIMIT, key, fmt, ap);
-	va_end(ap);
-	return s;
-}
-
-bb_status bb__build_fail(bb__build *b, const char *key, const char *fmt, ...)
-{
-	va_list ap;
-	bb_status s;
-
-	va_start(ap, fmt);
-	s = vfail(b, BB_ERR_INPUT, key, fmt, ap);
-	va_end(ap);
-	return s;
-}
-
 bb_status bb__build_str(bb__build *b, char **dst, const char *s)
 {
 	free(*dst);
@@ -100,7 +69,7 @@ bb_status bb__build_bones(bb__build *b, bb_armature *a, size_t n)
 	size_t i;
 
 	if (n > (size_t)b->max_bones)
-		return bb__build_limit(b, NULL, "%zu bones exceed the limit of %d", n,
+		return bb__where_fail(b->at, BB_ERR_LIMIT, NULL, "%zu bones exceed the limit of %d", n,
 		                       b->max_bones);
 	if (!append((void **)&a->bones, &a->nbones, n, sizeof *a->bones))
 		return bb__build_nomem(b);
@@ -217,7 +186,7 @@ bb_status bb__build_anim(bb__build *b, bb_armature *a, const char *name,
 	bb_anim *an;
 
 	if (bb__build_find_anim(a, name) >= 0)
-		return bb__build_fail(b, "name", "duplicate animation name \"%s\"", name);
+		return bb__where_fail(b->at, BB_ERR_INPUT, "name", "duplicate animation name \"%s\"", name);
 	if (!append((void **)&a->anims, &a->nanims, 1, sizeof *a->anims))
 		return bb__build_nomem(b);
 	an = &a->anims[a->nanims - 1];
@@ -236,9 +205,9 @@ bb_status bb__build_timeline(bb__build *b, bb_anim *an, bb_tl_target target,
 	bb_timeline *t;
 
 	if (nkeys < 0 || stride < 1)
-		return bb__build_fail(b, NULL, "bad timeline shape");
+		return bb__where_fail(b->at, BB_ERR_INTERNAL, NULL, "bad timeline shape");
 	if ((b->keys += nkeys) > b->max_keys)
-		return bb__build_limit(b, NULL, "more than %d keys", b->max_keys);
+		return bb__where_fail(b->at, BB_ERR_LIMIT, NULL, "more than %d keys", b->max_keys);
 	if (!append((void **)&an->timelines, &an->ntimelines, 1,
 	            sizeof *an->timelines))
 		return bb__build_nomem(b);
@@ -300,7 +269,7 @@ bb_status bb__build_table(bb__build *b, bb_anim *an, int n, int *offset,
 	float *t;
 
 	if (n < 0 || an->ntables > (1 << 30) - n)
-		return bb__build_limit(b, NULL, "curve tables too large");
+		return bb__where_fail(b->at, BB_ERR_LIMIT, NULL, "curve tables too large");
 	t = bb__realloc_array(an->tables, (size_t)an->ntables + (size_t)n, sizeof *t);
 	if (!t)
 		return bb__build_nomem(b);

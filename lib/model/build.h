@@ -24,13 +24,8 @@ typedef struct bb__build {
 void bb__build_init(bb__build *b, bb_model *m, bb__where *at, int max_bones,
                     int max_keys);
 
-/* BB_ERR_NOMEM naming the file; BB_ERR_LIMIT / BB_ERR_INPUT at the
- * reader's position (+ "." key when key is not NULL). */
+/* BB_ERR_NOMEM naming the file (other errors: bb__where_fail at b->at). */
 bb_status bb__build_nomem(bb__build *b);
-bb_status bb__build_limit(bb__build *b, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-bb_status bb__build_fail(bb__build *b, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 /* *dst = a copy of s (BB_ERR_NOMEM). */
 bb_status bb__build_str(bb__build *b, char **dst, const char *s);
 
