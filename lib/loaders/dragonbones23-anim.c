@@ -228,19 +228,28 @@ static bb_status put_tween(struct g23 *g, json_t *of, double e)
 	return BB_OK;
 }
 
-/* The output's bone timeline of tl: keys in the parent's space, as deltas
- * from the bone's setup pose. */
-static bb_status bone_timeline(struct g23 *g, const struct tl23 *tl, json_t *dst)
+/* A new 4.5 timeline of tl in dst (its name, scale and offset); its
+ * frame list, or NULL (flagged). */
+static json_t *new_timeline(struct g23 *g, const struct tl23 *tl, json_t *dst)
 {
-	const struct bone23 *b = &g->bones[tl->bone];
-	json_t *ot = bb__jw_object(&g->w), *fr;
-	size_t i;
+	json_t *ot = bb__jw_object(&g->w);
 
 	bb__jw_append(&g->w, dst, ot);
 	bb__jw_copy(&g->w, ot, tl->src, "name");
 	bb__jw_copy(&g->w, ot, tl->src, "scale");
 	bb__jw_copy(&g->w, ot, tl->src, "offset");
-	if (!(fr = bb__jw_set(&g->w, ot, "frame", bb__jw_array(&g->w))))
+	return bb__jw_set(&g->w, ot, "frame", bb__jw_array(&g->w));
+}
+
+/* The output's bone timeline of tl: keys in the parent's space, as deltas
+ * from the bone's setup pose. */
+static bb_status bone_timeline(struct g23 *g, const struct tl23 *tl, json_t *dst)
+{
+	const struct bone23 *b = &g->bones[tl->bone];
+	json_t *fr;
+	size_t i;
+
+	if (!(fr = new_timeline(g, tl, dst)))
 		return bb__db23_flags(g);
 	for (i = 0; i < tl->n; i++) {
 		const struct key23 *k = &tl->k[i];
@@ -273,15 +282,11 @@ static bb_status bone_timeline(struct g23 *g, const struct tl23 *tl, json_t *dst
 /* The output's slot timeline of tl: display index and colour keys. */
 static bb_status slot_timeline(struct g23 *g, const struct tl23 *tl, json_t *dst)
 {
-	json_t *ot = bb__jw_object(&g->w), *fr;
+	json_t *fr;
 	size_t i;
 	bb_status s;
 
-	bb__jw_append(&g->w, dst, ot);
-	bb__jw_copy(&g->w, ot, tl->src, "name");
-	bb__jw_copy(&g->w, ot, tl->src, "scale");
-	bb__jw_copy(&g->w, ot, tl->src, "offset");
-	if (!(fr = bb__jw_set(&g->w, ot, "frame", bb__jw_array(&g->w))))
+	if (!(fr = new_timeline(g, tl, dst)))
 		return bb__db23_flags(g);
 	for (i = 0; i < tl->n; i++) {
 		const struct key23 *k = &tl->k[i];
