@@ -11,7 +11,7 @@
 static FILE *out;
 
 static const char help[] =
-	"usage: bonebake info FILE [--json] [--fps N]\n"
+	"usage: bonebake info FILE [--json] [--fps N] [--allow-outside-paths]\n"
 	"\n"
 	"Lists the file's format, armatures (bones, slots, skins, bone sets) and\n"
 	"animations with their duration, loop flag, layer and frame count at the\n"
@@ -21,6 +21,9 @@ static const char help[] =
 	"  --json       machine-readable output\n"
 	"  -o FILE      write to FILE (atomically) instead of stdout\n"
 	"  --fps N      count frames at N frames per second\n"
+	"  --allow-outside-paths\n"
+	"               read the files FILE references wherever they are\n"
+	"               (default: only inside its folder)\n"
 	"  -h, --help   this text\n";
 
 static const char *layer_name(bb_anim_layer l)
@@ -130,9 +133,11 @@ int cmd_info(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "fps", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "allow-outside-paths", no_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	bb_load_options lo = { 0 };
 	bb_model *m;
 	bb_error err;
 	cli_output co;
@@ -144,6 +149,7 @@ int cmd_info(int argc, char **argv)
 		switch (c) {
 		case 'j': json = 1; break;
 		case 'o': output = optarg; break;
+		case 'A': lo.allow_outside_paths = 1; break;
 		case 'f':
 			if (!cli_parse_double(optarg, &fps) || fps <= 0 || fps > 1000)
 				return cli_usage_error("info", "--fps takes a number in (0, 1000]");
@@ -154,7 +160,7 @@ int cmd_info(int argc, char **argv)
 	}
 	if (optind + 1 != argc)
 		return cli_usage_error("info", "expected one input FILE");
-	if (bb_model_load(argv[optind], NULL, &m, &err) != BB_OK)
+	if (bb_model_load(argv[optind], &lo, &m, &err) != BB_OK)
 		return cli_fail(&err);
 	if (!(out = cli_output_begin(&co, output))) {
 		bb_model_free(m);
