@@ -444,7 +444,7 @@ END_TEST
  * subtract max(0, d - s). */
 START_TEST(blend_modes)
 {
-	static const struct { bb_blend mode; double br, g, b; } want[] = {
+	static const struct { bb_blend mode; double r, g, b; } want[] = {
 		{ BB_BLEND_NORMAL, 0.8, 0.2, 0.4 },
 		{ BB_BLEND_ADD, 1, 0.6, 0.8 },
 		{ BB_BLEND_MULTIPLY, 0.8 * 0.4, 0.2 * 0.4, 0.4 * 0.4 },
