@@ -24,6 +24,10 @@ static const char help[] =
 	"  --allow-outside-paths\n"
 	"               read the files FILE references wherever they are\n"
 	"               (default: only inside its folder)\n"
+	"  --max-image-pixels N\n"
+	"               refuse textures of more than N pixels (or NM: N\n"
+	"               million), from their header (default 64M); info reads\n"
+	"               only their size\n"
 	"  -h, --help   this text\n";
 
 static const char *layer_name(bb_anim_layer l)
@@ -134,6 +138,7 @@ int cmd_info(int argc, char **argv)
 		{ "fps", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "allow-outside-paths", no_argument, NULL, 'A' },
+		{ "max-image-pixels", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -150,6 +155,11 @@ int cmd_info(int argc, char **argv)
 		case 'j': json = 1; break;
 		case 'o': output = optarg; break;
 		case 'A': lo.allow_outside_paths = 1; break;
+		case 'P':
+			if (!cli_parse_pixels(optarg, &lo.max_image_pixels))
+				return cli_usage_error("info", "--max-image-pixels takes N or NM "
+				                       "(millions), 1..1024M, not '%s'", optarg);
+			break;
 		case 'f':
 			if (!cli_parse_double(optarg, &fps) || fps <= 0 || fps > 1000)
 				return cli_usage_error("info", "--fps takes a number in (0, 1000]");
@@ -160,6 +170,7 @@ int cmd_info(int argc, char **argv)
 	}
 	if (optind + 1 != argc)
 		return cli_usage_error("info", "expected one input FILE");
+	lo.skip_pixels = 1;     /* info draws nothing: textures give their size */
 	if (bb_model_load(argv[optind], &lo, &m, &err) != BB_OK)
 		return cli_fail(&err);
 	if (!(out = cli_output_begin(&co, output))) {

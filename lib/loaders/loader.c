@@ -52,6 +52,10 @@ static bb_load_options with_defaults(const bb_load_options *opts)
 		o.max_bones = 10000;
 	if (!o.max_keys)
 		o.max_keys = 1000000;
+	if (!o.max_image_pixels)
+		o.max_image_pixels = BB_IMAGE_MAX_PIXELS;
+	if (!o.max_texture_pixels)
+		o.max_texture_pixels = 2 * o.max_image_pixels;
 	return o;
 }
 
@@ -192,6 +196,7 @@ bb_status bb__load_image(bb__load_ctx *c, const bb__ref *r, unsigned flags,
 {
 	char *data, buf[BB_ERROR_MSG_MAX];
 	size_t size;
+	int w, h;
 	bb_error sub;
 	bb_status s;
 
@@ -203,10 +208,34 @@ bb_status bb__load_image(bb__load_ctx *c, const bb__ref *r, unsigned flags,
 	s = bb__load_open(c, r, flags, &data, &size, why, nwhy);
 	if (s != BB_OK || !data)
 		return s;
-	s = bb_png_read_mem(data, size, r->name, img, &sub);
-	free(data);
-	if (s == BB_OK)
+	if (!c->opts->skip_pixels && bb_png_size(data, size, &w, &h) &&
+	    (uint64_t)w * (uint64_t)h <= c->opts->max_image_pixels &&
+	    (uint64_t)w * (uint64_t)h + c->texture_pixels > c->opts->max_texture_pixels) {
+		free(data);
+		s = bb_error_set(&sub, BB_ERR_LIMIT, NULL, NULL, "%dx%d px would take "
+		                 "the model's textures past %zu pixels (%.0f Mpx)", w, h,
+		                 c->opts->max_texture_pixels,
+		                 c->opts->max_texture_pixels / 1048576.0);
+		return ref_fail(c, r, s, sub.message);
+	}
+	if (c->opts->skip_pixels && bb_png_size(data, size, &w, &h) &&
+	    (uint64_t)w * (uint64_t)h <= c->opts->max_image_pixels) {
+		/* its size only: nothing will draw it */
+		free(data);
+		if (!(*img = calloc(1, sizeof **img)))
+			return ref_fail(c, r, BB_ERR_NOMEM, "out of memory");
+		(*img)->width = w;
+		(*img)->height = h;
+		c->texture_pixels += (size_t)w * (size_t)h;
 		return BB_OK;
+	}
+	s = bb_png_read_mem_limited(data, size, r->name, c->opts->max_image_pixels,
+	                            img, &sub);
+	free(data);
+	if (s == BB_OK) {
+		c->texture_pixels += (size_t)(*img)->width * (size_t)(*img)->height;
+		return BB_OK;
+	}
 	snprintf(why, nwhy, "%s", sub.message);
 	if ((flags & BB__OPEN_OPTIONAL) && s != BB_ERR_NOMEM)
 		return BB_OK;

@@ -42,6 +42,7 @@ typedef struct bb__load_ctx {
 	int nroots;
 	const char *data;          /* the input's bytes, NUL-terminated */
 	size_t size;
+	size_t texture_pixels;     /* decoded so far (max_texture_pixels) */
 } bb__load_ctx;
 
 typedef struct bb__loader {

@@ -29,6 +29,16 @@ typedef struct bb_load_options {
 	                            by the format's own rule */
 	const char *assets_dir;  /* resource root for models and textures
 	                            referenced by name (NULL: from the path) */
+	size_t max_image_pixels; /* [BB_IMAGE_MAX_PIXELS, 64 Mpx] one texture's
+	                            width x height, checked from its header
+	                            before it is decoded (BB_ERR_LIMIT) */
+	size_t max_texture_pixels; /* [2 x max_image_pixels] all of a model's
+	                            decoded textures together (a file naming
+	                            many large images is refused before memory
+	                            runs out) */
+	int skip_pixels;         /* [0] 1: textures are read for their size
+	                            only and hold no pixels (info, pose: the
+	                            model is not drawn) */
 	int allow_outside_paths; /* [0] 1: files the input references may lie
 	                            anywhere; 0: only inside the input's folder,
 	                            assets_dir, the folders of atlas_path and
