@@ -11,7 +11,7 @@
 static FILE *out;
 
 static const char help[] =
-	"usage: bonebake info FILE [--json] [--fps N]\n"
+	"usage: bonebake info FILE [--json] [--fps N] [--allow-outside-paths]\n"
 	"\n"
 	"Lists the file's format, armatures (bones, slots, skins, bone sets) and\n"
 	"animations with their duration, loop flag, layer and frame count at the\n"
@@ -21,6 +21,13 @@ static const char help[] =
 	"  --json       machine-readable output\n"
 	"  -o FILE      write to FILE (atomically) instead of stdout\n"
 	"  --fps N      count frames at N frames per second\n"
+	"  --allow-outside-paths\n"
+	"               read the files FILE references wherever they are\n"
+	"               (default: only inside its folder)\n"
+	"  --max-image-pixels N\n"
+	"               refuse textures of more than N pixels (or NM: N\n"
+	"               million), from their header (default 64M); info reads\n"
+	"               only their size\n"
 	"  -h, --help   this text\n";
 
 static const char *layer_name(bb_anim_layer l)
@@ -134,9 +141,12 @@ int cmd_info(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "fps", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "allow-outside-paths", no_argument, NULL, 'A' },
+		{ "max-image-pixels", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	bb_load_options lo = { 0 };
 	bb_model *m;
 	bb_error err;
 	cli_output co;
@@ -148,6 +158,12 @@ int cmd_info(int argc, char **argv)
 		switch (c) {
 		case 'j': json = 1; break;
 		case 'o': output = optarg; break;
+		case 'A': lo.allow_outside_paths = 1; break;
+		case 'P':
+			if (!cli_parse_pixels(optarg, &lo.max_image_pixels))
+				return cli_usage_error("info", "--max-image-pixels takes N or NM "
+				                       "(millions), 1..1024M, not '%s'", optarg);
+			break;
 		case 'f':
 			if (!cli_parse_double(optarg, &fps) || fps <= 0 || fps > 1000)
 				return cli_usage_error("info", "--fps takes a number in (0, 1000]");
@@ -158,7 +174,8 @@ int cmd_info(int argc, char **argv)
 	}
 	if (optind + 1 != argc)
 		return cli_usage_error("info", "expected one input FILE");
-	if (bb_model_load(argv[optind], NULL, &m, &err) != BB_OK)
+	lo.skip_pixels = 1;     /* info draws nothing: textures give their size */
+	if (bb_model_load(argv[optind], &lo, &m, &err) != BB_OK)
 		return cli_fail(&err);
 	if (!(out = cli_output_begin(&co, output))) {
 		bb_model_free(m);

@@ -205,6 +205,7 @@ int cmd_pose(int argc, char **argv)
 		return cli_usage_error("pose", "expected one input FILE");
 	if (fo.nanims > 1)
 		return cli_usage_error("pose", "pose prints one animation; give one --anim");
+	fo.no_pixels = 1;      /* nothing is drawn: textures give their size */
 	if ((rc = figure_load(&fig, &fo, argv[optind], "pose")) != 0)
 		goto out;
 	if (fig.nanims == 0) {

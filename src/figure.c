@@ -14,7 +14,7 @@ enum {
 	O_SCALE, O_SIZE, O_ORIGIN, O_PAD, O_BG, O_BONES, O_FLIP, O_OVERLAY,
 	O_FACE, O_SET, O_JOBS, O_QUIET, O_ATLAS, O_LOOP, O_ONCE, O_CANVAS,
 	O_PLACEHOLDER, O_MODEL3D, O_ASSETS, O_VIEW, O_PPU, O_DURATION,
-	O_PROGRESS, O_DEPS, O_FILTER
+	O_PROGRESS, O_DEPS, O_FILTER, O_OUTSIDE, O_PIXELS
 };
 
 const struct option fig_options[] = {
@@ -49,6 +49,8 @@ const struct option fig_options[] = {
 	{ "progress", required_argument, NULL, O_PROGRESS },
 	{ "deps", required_argument, NULL, O_DEPS },
 	{ "filter", required_argument, NULL, O_FILTER },
+	{ "allow-outside-paths", no_argument, NULL, O_OUTSIDE },
+	{ "max-image-pixels", required_argument, NULL, O_PIXELS },
 };
 const int fig_noptions = sizeof fig_options / sizeof fig_options[0];
 
@@ -70,6 +72,14 @@ const char fig_help[] =
 	"  --model FILE         block model a joint file animates (Forge; default:\n"
 	"                       assets/<mod>/models/... beside armatures/...)\n"
 	"  --assets DIR         resource folder for parent models and textures\n"
+	"  --allow-outside-paths\n"
+	"                       read the files the input references wherever\n"
+	"                       they are (default: only inside the input's\n"
+	"                       folder, --assets, and the --atlas/--model\n"
+	"                       files' folders)\n"
+	"  --max-image-pixels N refuse textures of more than N pixels (or NM: N\n"
+	"                       million), from their header (default 64M; all\n"
+	"                       of a file's textures together: twice that)\n"
 	"  --view front|back|left|right|top|iso\n"
 	"                       how 3D models are seen (default iso)\n"
 	"  --pixels-per-unit N  pixels per 3D model unit (default 8)\n"
@@ -271,6 +281,14 @@ int fig_parse(fig_opts *o, int id, const char *arg, const char *cmd)
 	case O_PLACEHOLDER: o->placeholder = 1; return 1;
 	case O_MODEL3D: o->model3d = arg; return 1;
 	case O_ASSETS: o->assets = arg; return 1;
+	case O_OUTSIDE: o->allow_outside = 1; return 1;
+	case O_PIXELS:
+		if (!cli_parse_pixels(arg, &o->max_pixels)) {
+			cli_usage_error(cmd, "--max-image-pixels takes N or NM (millions), "
+			                "1..1024M, not '%s'", arg);
+			return -1;
+		}
+		return 1;
 	case O_VIEW: return parse_view(o, arg, cmd);
 	case O_PPU:
 		if (!cli_parse_double(arg, &o->view3d.pixels_per_unit) ||
@@ -490,6 +508,9 @@ int figure_load(figure *f, const fig_opts *o, const char *path, const char *cmd)
 	lo.placeholder = o->placeholder;
 	lo.model_path = o->model3d;
 	lo.assets_dir = o->assets;
+	lo.allow_outside_paths = o->allow_outside;
+	lo.max_image_pixels = o->max_pixels;
+	lo.skip_pixels = o->no_pixels;
 	s = bb_model_load(path, &lo, &f->model, &err);
 	if (s != BB_OK)
 		return cli_fail(&err);

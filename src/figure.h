@@ -46,6 +46,9 @@ typedef struct fig_opts {
 	int placeholder;            /* --placeholder: missing images as boxes */
 	const char *model3d;        /* --model: block model a joint file moves */
 	const char *assets;         /* --assets: resource folder */
+	int allow_outside;          /* --allow-outside-paths */
+	size_t max_pixels;          /* --max-image-pixels (0: the default) */
+	int no_pixels;              /* the command draws nothing (pose) */
 	bb_view3d view3d;           /* --view, --pixels-per-unit */
 	double duration;            /* --duration: seconds per animation cycle
 	                               (0: the animation's own) */

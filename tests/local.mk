@@ -216,3 +216,12 @@ EXTRA_DIST += tests/cli/jobs-identical.sh
 # Degenerate geometry and view scales
 TESTS += tests/cli/degenerate.sh
 EXTRA_DIST += tests/cli/degenerate.sh
+# Files an input references: confined to its folder, recorded (issue 14.2)
+TESTS += tests/cli/referenced-files.sh
+EXTRA_DIST += tests/cli/referenced-files.sh
+# The evaluator, module by module, on small models made with the builder
+check_PROGRAMS += tests/unit/check-eval
+tests_unit_check_eval_SOURCES = tests/unit/check-eval.c
+tests_unit_check_eval_CFLAGS = $(CHECK_TEST_CFLAGS)
+tests_unit_check_eval_LDADD = $(CHECK_TEST_LIBS)
+TESTS += tests/unit/check-eval

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bonebake/status.h"
+#include "core/util.h"
 
 const char *bb_status_string(bb_status s)
 {
@@ -30,20 +30,62 @@ static void copy_str(char *dst, size_t size, const char *src)
 	snprintf(dst, size, "%s", src);
 }
 
-bb_status bb_error_set(bb_error *err, bb_status s, const char *file,
-                       const char *path, const char *fmt, ...)
+/* The one place a bb_error is filled: every failure in the library passes
+ * here (bb_error_set and bb__error_at), so one breakpoint sees them all. */
+static bb_status fill(bb_error *err, bb_status s, const char *file, int line,
+                      int column, const char *path, const char *fmt, va_list ap)
 {
-	va_list ap;
-
 	if (!err)
 		return s;
 	err->status = s;
 	copy_str(err->file, sizeof err->file, file);
 	copy_str(err->path, sizeof err->path, path);
-	va_start(ap, fmt);
 	vsnprintf(err->message, sizeof err->message, fmt, ap);
+	err->line = line > 0 ? line : 0;
+	err->column = line > 0 && column > 0 ? column : 0;
+	return s;
+}
+
+bb_status bb_error_set(bb_error *err, bb_status s, const char *file,
+                       const char *path, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	s = fill(err, s, file, 0, 0, path, fmt, ap);
 	va_end(ap);
-	err->line = err->column = 0;
+	return s;
+}
+
+bb_status bb__error_at(bb_error *err, bb_status s, const char *file, int line,
+                       int column, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	s = fill(err, s, file, line, column, path, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+bb_status bb__where_vfail(const bb__where *w, bb_status s, const char *key,
+                          const char *fmt, va_list ap)
+{
+	bb__jpath p = w->path;
+
+	if (key)
+		bb__jpath_key(&p, key);
+	return fill(w->err, s, w->file, w->line, 0, p.len ? p.buf : NULL, fmt, ap);
+}
+
+bb_status bb__where_fail(const bb__where *w, bb_status s, const char *key,
+                         const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	s = bb__where_vfail(w, s, key, fmt, ap);
+	va_end(ap);
 	return s;
 }
 

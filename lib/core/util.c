@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,12 +65,17 @@ bb_status bb__read_file(const char *path, size_t max_bytes, char **data,
 	FILE *f = fopen(path, "rb");
 	char *buf = NULL;
 	size_t len = 0, cap = 0, n;
+	struct stat st;
 
 	*data = NULL;
 	*size = 0;
 	if (!f)
 		return bb_error_set(err, BB_ERR_IO, path, NULL, "cannot open: %s",
 		                    strerror(errno));
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		return bb_error_set(err, BB_ERR_IO, path, NULL, "is a folder");
+	}
 	for (;;) {
 		if (!bb__grow((void **)&buf, &cap, len + 65536 + 1, 1)) {
 			fclose(f);
@@ -89,9 +95,12 @@ bb_status bb__read_file(const char *path, size_t max_bytes, char **data,
 			break;
 	}
 	if (ferror(f)) {
+		int e = errno;
+
 		fclose(f);
 		free(buf);
-		return bb_error_set(err, BB_ERR_IO, path, NULL, "read error");
+		return bb_error_set(err, BB_ERR_IO, path, NULL, "read error: %s",
+		                    strerror(e));
 	}
 	fclose(f);
 	buf[len] = '\0';
@@ -234,6 +243,138 @@ int bb__path_join(char *buf, size_t size, const char *dir, const char *rel)
 	return n >= 0 && (size_t)n < size;
 }
 
+/* Appends "/name" (n bytes) to the absolute path in buf (len bytes). */
+static int path_push(char *buf, size_t *len, size_t size, const char *name,
+                     size_t n)
+{
+	size_t at = *len == 1 ? 0 : *len;   /* "/" + "x" is "/x" */
+
+	if (at + 1 + n >= size)
+		return 0;
+	buf[at] = '/';
+	memcpy(buf + at + 1, name, n);
+	*len = at + 1 + n;
+	buf[*len] = '\0';
+	return 1;
+}
+
+static void path_drop(char *buf, size_t *len)
+{
+	while (*len > 1 && buf[*len - 1] != '/')
+		(*len)--;
+	if (*len > 1)
+		(*len)--;
+	buf[*len] = '\0';
+}
+
+int bb__path_resolve(const char *path, char *out, size_t size)
+{
+	char todo[8192], link[4096];
+	size_t len, tlen = 0, pos = 0;
+	int links = 0, missing = 0;
+
+	if (size < 2 || strlen(path) >= sizeof todo)
+		return 0;
+	if (path[0] == '/') {
+		snprintf(out, size, "/");
+	} else if (!getcwd(out, size)) {
+		return 0;
+	}
+	len = strlen(out);
+	tlen = strlen(path);
+	memcpy(todo, path, tlen + 1);
+	/* todo[pos..tlen): the components still to walk */
+	while (pos < tlen) {
+		const char *c;
+		size_t n;
+		struct stat st;
+		ssize_t ln;
+
+		while (pos < tlen && todo[pos] == '/')
+			pos++;
+		if (pos >= tlen)
+			break;
+		c = todo + pos;
+		for (n = 0; pos + n < tlen && c[n] != '/'; n++)
+			;
+		pos += n;
+		if (n == 1 && c[0] == '.')
+			continue;
+		if (n == 2 && c[0] == '.' && c[1] == '.') {
+			path_drop(out, &len);
+			continue;
+		}
+		if (!path_push(out, &len, size, c, n))
+			return 0;
+		if (missing)
+			continue;
+		if (lstat(out, &st) != 0) {
+			missing = 1;        /* the rest is taken as written */
+			continue;
+		}
+		if (!S_ISLNK(st.st_mode))
+			continue;
+		if (++links > 40 || (ln = readlink(out, link, sizeof link - 1)) < 0)
+			return 0;
+		link[ln] = '\0';
+		path_drop(out, &len);
+		/* the link's target, then what was left after it */
+		if ((size_t)ln + 1 + (tlen - pos) >= sizeof todo)
+			return 0;
+		memmove(todo + ln + 1, todo + pos, tlen - pos + 1);
+		memcpy(todo, link, (size_t)ln);
+		todo[ln] = '/';
+		tlen = (size_t)ln + 1 + (tlen - pos);
+		pos = 0;
+		if (link[0] == '/') {
+			out[0] = '/';
+			out[1] = '\0';
+			len = 1;
+		}
+	}
+	return 1;
+}
+
+int bb__path_within(const char *path, const char *root)
+{
+	size_t n = strlen(root);
+
+	if (n == 1 && root[0] == '/')
+		return path[0] == '/';
+	return strncmp(path, root, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
+int bb__text_number(const char *s, double def, double *out)
+{
+	char *end;
+	double v;
+
+	*out = def;
+	while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+		s++;
+	if (!*s || strcmp(s, "NaN") == 0)
+		return 1;
+	v = strtod(s, &end);
+	while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')
+		end++;
+	if (end == s || *end || !isfinite(v))
+		return 0;
+	*out = v;
+	return 1;
+}
+
+int bb__text_bool(const char *s)
+{
+	static const char *const falsy[] = { "", "0", "NaN", "false", "null",
+	                                     "undefined", NULL };
+	int i;
+
+	for (i = 0; falsy[i]; i++)
+		if (strcmp(s, falsy[i]) == 0)
+			return 0;
+	return 1;
+}
+
 void bb__jpath_init(bb__jpath *p)
 {
 	p->buf[0] = '\0';
@@ -268,6 +409,20 @@ size_t bb__jpath_index(bb__jpath *p, size_t i)
 
 	snprintf(tmp, sizeof tmp, "[%zu]", i);
 	return jpath_append(p, tmp);
+}
+
+size_t bb__jpath_quoted(bb__jpath *p, const char *key)
+{
+	char tmp[132];
+
+	snprintf(tmp, sizeof tmp, "[\"%.120s\"]", key);
+	return jpath_append(p, tmp);
+}
+
+void bb__jpath_set(bb__jpath *p, const char *s)
+{
+	bb__jpath_init(p);
+	jpath_append(p, s);
 }
 
 void bb__jpath_pop(bb__jpath *p, size_t len)

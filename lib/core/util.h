@@ -3,6 +3,7 @@
 #ifndef BB_CORE_UTIL_H
 #define BB_CORE_UTIL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,7 +18,9 @@ void *bb__realloc_array(void *p, size_t n, size_t size);
 int bb__grow(void **p, size_t *cap, size_t need, size_t size);
 char *bb__strdup(const char *s);
 
-/* Reads a whole file (at most max_bytes) into a NUL-terminated buffer. */
+/* Reads a whole file (at most max_bytes) into a NUL-terminated buffer.
+ * BB_ERR_IO ("cannot open: ...", "is a folder", "read error"),
+ * BB_ERR_LIMIT, BB_ERR_NOMEM; errors name `path`. */
 bb_status bb__read_file(const char *path, size_t max_bytes, char **data,
                         size_t *size, bb_error *err);
 
@@ -30,6 +33,23 @@ void bb__dirname(const char *path, char *buf, size_t size);
 const char *bb__basename(const char *path);
 /* Joins dir and rel (rel returned as is when absolute). 0 if too long. */
 int bb__path_join(char *buf, size_t size, const char *dir, const char *rel);
+/* `path` (relative: to the working folder) as an absolute path without
+ * ".", ".." or symbolic links, links followed as realpath(3) follows them;
+ * from the first component that does not exist on, the rest is taken as
+ * written ("x/../y" is "y").  So a path is judged by where it leads
+ * whether or not its file exists.  0 when the result does not fit or a
+ * chain of links is too long. */
+int bb__path_resolve(const char *path, char *out, size_t size);
+/* 1 when resolved path `path` is `root` or lies below it (both resolved). */
+int bb__path_within(const char *path, const char *root);
+
+/* A text number as the runtimes read one: blanks around it ignored, empty
+ * or "NaN" -> def.  Returns 0 (and *out = def) when the text is something
+ * else or not finite. */
+int bb__text_number(const char *s, double def, double *out);
+/* A text boolean as the runtimes read one: "", "0", "NaN", "false",
+ * "null", "undefined" are false, anything else true. */
+int bb__text_bool(const char *s);
 
 /* A path into a document, built while walking it: "bones[3].parent". */
 typedef struct bb__jpath {
@@ -42,6 +62,38 @@ void bb__jpath_init(bb__jpath *p);
 size_t bb__jpath_key(bb__jpath *p, const char *key);
 /* Appends "[i]"; returns the previous length. */
 size_t bb__jpath_index(bb__jpath *p, size_t i);
+/* Appends ["key"] (a member whose name is data: an element index, a frame
+ * name); returns the previous length. */
+size_t bb__jpath_quoted(bb__jpath *p, const char *key);
+/* Replaces the path with `s` (a path kept from an earlier walk). */
+void bb__jpath_set(bb__jpath *p, const char *s);
 void bb__jpath_pop(bb__jpath *p, size_t len);
+
+/* Where a reader is in a file: the file's name (as errors show it), the
+ * line (0: unknown), the field path; and the error every failure there
+ * fills.  The readers of every format (JSON, XML) and the model builder
+ * report through it; `flags` are the reader's own (json.h). */
+typedef struct bb__where {
+	const char *file;
+	int line;
+	bb__jpath path;
+	bb_error *err;
+	unsigned flags;
+} bb__where;
+
+/* Fills w->err with status s at w's file, line and path (+ "." key when
+ * key is not NULL); returns s.  (bb__where_vfail: with a va_list.) */
+bb_status bb__where_fail(const bb__where *w, bb_status s, const char *key,
+                         const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+bb_status bb__where_vfail(const bb__where *w, bb_status s, const char *key,
+                          const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
+
+/* bb_error_set with a line and column (0: unknown), for errors that have
+ * them (syntax errors, XML elements). */
+bb_status bb__error_at(bb_error *err, bb_status s, const char *file, int line,
+                       int column, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
 
 #endif

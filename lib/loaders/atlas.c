@@ -59,14 +59,20 @@ void bb__region_quad(const bb__region *r, double pivot_x, double pivot_y,
 	}
 }
 
-static bb_status add_region(bb__atlas *at, bb__region **out)
+bb__region *bb__atlas_add(bb__atlas *at, const char *name)
 {
+	bb__region *r;
+
 	if (!bb__grow((void **)&at->regions, &at->cap, (size_t)at->n + 1,
 	              sizeof *at->regions))
-		return BB_ERR_NOMEM;
-	*out = &at->regions[at->n++];
-	memset(*out, 0, sizeof **out);
-	return BB_OK;
+		return NULL;
+	r = &at->regions[at->n];
+	memset(r, 0, sizeof *r);
+	r->scale = 1;
+	if (!(r->name = bb__strdup(name)))
+		return NULL;
+	at->n++;
+	return r;
 }
 
 static bb_status read_region(bb__jctx *c, json_t *st, int texture, double scale,
@@ -78,8 +84,7 @@ static bb_status read_region(bb__jctx *c, json_t *st, int texture, double scale,
 	int rotated;
 	bb_status s;
 
-	if ((s = bb__jexpect_object(c, st)) != BB_OK ||
-	    (s = bb__jstr(c, st, "name", 1, &name)) != BB_OK ||
+	if ((s = bb__jstr(c, st, "name", 1, &name)) != BB_OK ||
 	    (s = bb__jnum(c, st, "x", 0, &v[0])) != BB_OK ||
 	    (s = bb__jnum(c, st, "y", 0, &v[1])) != BB_OK ||
 	    (s = bb__jnum_range(c, st, "width", 0, 0, 1e6, &v[2])) != BB_OK ||
@@ -95,8 +100,8 @@ static bb_status read_region(bb__jctx *c, json_t *st, int texture, double scale,
 		return bb__jfail(c, NULL, "region %g,%g %gx%g of \"%s\" lies outside "
 		                 "its %dx%d page", v[0], v[1], v[2], v[3], name,
 		                 page->width, page->height);
-	if (add_region(at, &r) != BB_OK || !(r->name = bb__strdup(name)))
-		return bb_error_set(c->err, BB_ERR_NOMEM, c->file, NULL, "out of memory");
+	if (!(r = bb__atlas_add(at, name)))
+		return bb__jnomem(c);
 	r->texture = texture;
 	r->x = v[0];
 	r->y = v[1];
@@ -112,68 +117,56 @@ static bb_status read_region(bb__jctx *c, json_t *st, int texture, double scale,
 	return BB_OK;
 }
 
-bb_status bb__atlas_load_json(bb_model *m, const char *path, bb__atlas *at,
-                              bb_error *err)
+bb_status bb__atlas_load_json(bb__load_ctx *c, const bb__ref *r, bb__atlas *at)
 {
-	bb__jctx c;
-	json_t *root = NULL, *subs;
+	char path[4096], dir[4096], png[4200], *data = NULL;
 	const char *image;
-	char *data = NULL, dir[4096], png[4200];
-	size_t size, i;
+	bb__jctx j;
+	bb__jiter it;
+	json_t *root = NULL, *st;
+	size_t size;
 	double scale;
-	bb_image *page = NULL;
+	bb_image *page;
 	int tex;
 	bb_status s;
 
-	memset(&c, 0, sizeof c);
-	c.file = bb__basename(path);
-	c.err = err;
-	bb__jpath_init(&c.path);
-	if ((s = bb__read_file(path, (size_t)64 << 20, &data, &size, err)) != BB_OK)
+	if (!bb__load_path(c, r, path, sizeof path))
+		return bb__error_at(c->err, BB_ERR_INPUT, c->name, 0, 0, NULL,
+		                    "atlas \"%s\": path too long", r->name);
+	bb__jctx_init(&j, bb__basename(path), c->err, 0);
+	if ((s = bb__load_open(c, r, 0, &data, &size, NULL, 0)) != BB_OK)
 		return s;
-	s = bb__json_parse(data, size, c.file, &root, err);
+	s = bb__json_parse(data, size, j.file, &root, c->err);
 	free(data);
 	if (s != BB_OK)
 		return s;
-	if ((s = bb__jexpect_object(&c, root)) != BB_OK ||
-	    (s = bb__jstr(&c, root, "imagePath", 1, &image)) != BB_OK ||
-	    (s = bb__jnum_range(&c, root, "scale", 1, 1e-6, 1e6, &scale)) != BB_OK ||
-	    (s = bb__jarray(&c, root, "SubTexture", 1, &subs)) != BB_OK)
+	if ((s = bb__jexpect_object(&j, root)) != BB_OK ||
+	    (s = bb__jstr(&j, root, "imagePath", 1, &image)) != BB_OK ||
+	    (s = bb__jnum_range(&j, root, "scale", 1, 1e-6, 1e6, &scale)) != BB_OK ||
+	    (s = bb__jarray(&j, root, "SubTexture", 1, &st)) != BB_OK)
 		goto done;
+	/* the page, relative to the atlas (errors at its imagePath) */
 	bb__dirname(path, dir, sizeof dir);
+	bb__jpath_key(&j.path, "imagePath");
 	if (!bb__path_join(png, sizeof png, dir, image)) {
-		s = bb__jfail(&c, "imagePath", "path too long");
+		s = bb__jfail(&j, NULL, "path too long");
 		goto done;
 	}
-	tex = bb__model_find_texture(m, png);
-	if (tex < 0) {
-		bb_error sub;
-
-		s = bb_png_read(png, &page, &sub);
-		if (s != BB_OK) {
-			s = bb_error_set(err, s == BB_ERR_NOMEM ? s : BB_ERR_INPUT, c.file,
-			                 "imagePath", "page \"%s\": %s", image, sub.message);
+	if ((tex = bb__model_find_texture(c->m, png)) < 0 &&
+	    ((s = bb__load_image(c, &(bb__ref){ .at = &j, .what = "page",
+	                                       .name = image, .dir = dir }, 0,
+	                         &page, NULL, 0)) != BB_OK ||
+	     (s = bb__build_texture(&c->b, png, page, &tex)) != BB_OK))
+		goto done;
+	bb__jpath_init(&j.path);
+	page = c->m->textures[tex];
+	if ((s = bb__jeach(&j, root, "SubTexture", 0, &it)) != BB_OK)
+		goto done;
+	while (bb__jnext(&it, &st))
+		if ((s = read_region(&j, st, tex, 1 / scale, page, at)) != BB_OK)
 			goto done;
-		}
-		tex = bb__model_add_texture(m, png, page);
-		if (tex < 0) {
-			bb_image_free(page);
-			s = bb_error_set(err, BB_ERR_NOMEM, c.file, NULL, "out of memory");
-			goto done;
-		}
-	}
-	page = m->textures[tex];
-	bb__jpath_key(&c.path, "SubTexture");
-	for (i = 0; i < json_array_size(subs); i++) {
-		size_t mark = bb__jpath_index(&c.path, i);
-
-		s = read_region(&c, json_array_get(subs, i), tex, 1 / scale, page, at);
-		if (s != BB_OK)
-			goto done;
-		bb__jpath_pop(&c.path, mark);
-	}
 	s = BB_OK;
 done:
-	json_decref(root);
+	bb__json_free(root);
 	return s;
 }

@@ -3,8 +3,7 @@
 #ifndef BB_LOADERS_ATLAS_H
 #define BB_LOADERS_ATLAS_H
 
-#include "loaders/json.h"
-#include "model/model.h"
+#include "loaders/loader.h"
 
 typedef struct bb__region {
 	char *name;
@@ -22,12 +21,15 @@ typedef struct bb__atlas {
 	size_t cap;
 } bb__atlas;
 
-/* Reads a DragonBones/Starling JSON atlas (imagePath, width, height, scale,
- * SubTexture[]) and its page PNG into m, appending its regions.  Errors name
- * the atlas file and field; a region outside its page is an error. */
-bb_status bb__atlas_load_json(bb_model *m, const char *path, bb__atlas *at,
-                              bb_error *err);
+/* Reads the DragonBones/Starling JSON atlas r names (imagePath, width,
+ * height, scale, SubTexture[]) and its page PNG (relative to the atlas)
+ * through the file funnel, appending its regions.  Errors name the atlas
+ * file and field; a region outside its page is an error. */
+bb_status bb__atlas_load_json(bb__load_ctx *c, const bb__ref *r, bb__atlas *at);
 const bb__region *bb__atlas_find(const bb__atlas *at, const char *name);
+/* Appends a region named `name` (zeroed: scale 1); NULL when out of
+ * memory. */
+bb__region *bb__atlas_add(bb__atlas *at, const char *name);
 void bb__atlas_free(bb__atlas *at);
 
 /* Corners TL TR BR BL (display space) and texture coordinates of a region

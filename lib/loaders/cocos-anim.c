@@ -98,7 +98,7 @@ static bb_status push_key(struct ca *c, double t, const double *v, bb_interp ip)
 			c->v = nv;
 		ni = nv ? bb__realloc_array(c->ip, cap, sizeof *ni) : NULL;
 		if (!ni)
-			return bb__cc_nomem(c->d);
+			return bb__build_nomem(c->d->b);
 		c->ip = ni;
 		c->cap = cap;
 	}
@@ -116,6 +116,7 @@ static bb_status segment_interp(struct ca *c, const struct cc_frame *from,
 {
 	int type = from->twe != CC_TWE_LINEAR ? from->twe : c->mv->twe;
 	float *tab;
+	bb_status s;
 
 	memset(ip, 0, sizeof *ip);
 	ip->kind = BB_INTERP_LINEAR;
@@ -125,15 +126,10 @@ static bb_status segment_interp(struct ca *c, const struct cc_frame *from,
 	ip->param = (float)type;
 	if (from->ntwep == 0)
 		return BB_OK;
-	tab = bb__realloc_array(c->an->tables, (size_t)c->an->ntables +
-	                        (size_t)from->ntwep, sizeof *tab);
-	if (!tab)
-		return bb__cc_nomem(c->d);
-	c->an->tables = tab;
-	memcpy(tab + c->an->ntables, from->twep, (size_t)from->ntwep * sizeof *tab);
-	ip->table = c->an->ntables;
+	if ((s = bb__build_table(c->d->b, c->an, from->ntwep, &ip->table, &tab)) != BB_OK)
+		return s;
+	memcpy(tab, from->twep, (size_t)from->ntwep * sizeof *tab);
 	ip->ntable = from->ntwep;
-	c->an->ntables += from->ntwep;
 	return BB_OK;
 }
 
@@ -181,25 +177,8 @@ static bb_status segment_keys(struct ca *c, const struct cc_movbone *mb, int n)
 static bb_status new_timeline(struct ca *c, bb_tl_target target, int index,
                               int stride, int nkeys, bb_timeline **out)
 {
-	bb_timeline *t = bb__realloc_array(c->an->timelines,
-	                                   (size_t)c->an->ntimelines + 1, sizeof *t);
-
-	if (!t)
-		return bb__cc_nomem(c->d);
-	c->an->timelines = t;
-	t = &t[c->an->ntimelines++];
-	memset(t, 0, sizeof *t);
-	t->target = target;
-	t->index = index;
-	t->stride = stride;
-	t->nkeys = nkeys;
-	t->times = bb__calloc((size_t)nkeys, sizeof *t->times);
-	t->values = bb__calloc((size_t)nkeys * (size_t)stride, sizeof *t->values);
-	t->interp = bb__calloc((size_t)nkeys, sizeof *t->interp);
-	if (!t->times || !t->values || !t->interp)
-		return bb__cc_nomem(c->d);
-	*out = t;
-	return BB_OK;
+	return bb__build_timeline(c->d->b, c->an, target, index, BB_PROP_X,
+	                          BB_APPLY_ADD, stride, nkeys, out);
 }
 
 static void set_clock(const struct ca *c, const struct cc_movbone *mb,
@@ -288,22 +267,7 @@ static bb_status display_channel(struct ca *c, const struct cc_movbone *mb,
 static bb_status add_event(struct ca *c, double time, bb_event_kind kind,
                            const char *name, const char *bone)
 {
-	bb_event *e = bb__realloc_array(c->an->events, (size_t)c->an->nevents + 1,
-	                                sizeof *e);
-	int i;
-
-	if (!e)
-		return bb__cc_nomem(c->d);
-	c->an->events = e;
-	for (i = c->an->nevents; i > 0 && e[i - 1].time > time; i--)
-		e[i] = e[i - 1];   /* keep sorted, stable */
-	memset(&e[i], 0, sizeof e[i]);
-	c->an->nevents++;
-	e[i].time = time;
-	e[i].kind = kind;
-	if (!(e[i].name = bb__strdup(name)) || !(e[i].data = bb__strdup(bone)))
-		return bb__cc_nomem(c->d);
-	return BB_OK;
+	return bb__build_event(c->d->b, c->an, time, kind, name, bone);
 }
 
 /* Animation times in [0, D) (non-looping: [0, D]) at which the bone's
@@ -406,7 +370,7 @@ static bb_status order_times(struct ca *c, double **out, int *nout)
 	int n = 0, b, i, j, cnt;
 
 	if (!bb__grow((void **)&t, &cap, 1, sizeof *t))
-		return bb__cc_nomem(c->d);
+		return bb__build_nomem(c->d->b);
 	t[n++] = 0;
 	for (b = 0; b < c->arm->nbones; b++) {
 		const struct cc_movbone *mb = movbone_of(c->mv, c->arm->bones[b].name);
@@ -419,7 +383,7 @@ static bb_status order_times(struct ca *c, double **out, int *nout)
 			cnt = times_of(&k, key_time(c, &mb->frames[i]), at);
 			if (!bb__grow((void **)&t, &cap, (size_t)n + (size_t)cnt, sizeof *t)) {
 				free(t);
-				return bb__cc_nomem(c->d);
+				return bb__build_nomem(c->d->b);
 			}
 			for (j = 0; j < cnt; j++)
 				t[n++] = at[j];
@@ -456,13 +420,13 @@ static bb_status draw_order(struct ca *c)
 	bb_status s = BB_OK;
 
 	if (!z || !order || !prev || (s = order_times(c, &times, &ntimes)) != BB_OK) {
-		s = s != BB_OK ? s : bb__cc_nomem(c->d);
+		s = s != BB_OK ? s : bb__build_nomem(c->d->b);
 		goto done;
 	}
 	vals = bb__calloc((size_t)ntimes * (size_t)(n ? n : 1), sizeof *vals);
 	kt = bb__calloc((size_t)ntimes, sizeof *kt);
 	if (!vals || !kt) {
-		s = bb__cc_nomem(c->d);
+		s = bb__build_nomem(c->d->b);
 		goto done;
 	}
 	for (i = 0; i < ntimes; i++) {
@@ -518,27 +482,24 @@ bb_status bb__cc_build_movement(struct cc_doc *d, const struct cc_arm *arm,
                                 const struct cc_mov *mv, bb_armature *ma)
 {
 	struct ca c;
-	bb_anim *an = bb__realloc_array(ma->anims, (size_t)ma->nanims + 1, sizeof *an);
-	bb_status s = BB_OK;
+	bb_status s;
 	int b;
 
-	if (!an)
-		return bb__cc_nomem(d);
-	ma->anims = an;
-	an = &an[ma->nanims++];
-	memset(an, 0, sizeof *an);
 	memset(&c, 0, sizeof c);
 	c.d = d;
 	c.arm = arm;
 	c.mv = mv;
 	c.a = ma;
-	c.an = an;
 	c.additive = arm->version >= CC_VERSION_COMBINED - 1e-9;
 	c.dur = bb__cc_duration(mv->dr, mv->drtw, mv->sc);
-	if (!(an->name = bb__strdup(mv->name)))
-		return bb__cc_nomem(d);
-	an->duration = c.dur;
-	an->loop = mv->loop;
+	/* the builder's errors (a name used twice, too many keys) at the
+	 * movement */
+	bb__jpath_set(&d->c->at.path, mv->path);
+	d->c->at.line = mv->line;
+	if ((s = bb__build_anim(d->b, ma, mv->name, &c.an)) != BB_OK)
+		return s;
+	c.an->duration = c.dur;
+	c.an->loop = mv->loop;
 	for (b = 0; b < arm->nbones && s == BB_OK; b++)
 		s = build_bone(&c, b);
 	if (s == BB_OK)

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "loaders/cocos.h"
 
@@ -19,17 +18,18 @@ struct cb {
 	int *model_of;             /* file bone -> model bone */
 };
 
+/* The builder's errors (and bone_fail's) at bone b of the file. */
+static void at_bone(struct cb *c, const struct cc_bone *b)
+{
+	bb__jpath_set(&c->d->c->at.path, b->path);
+	c->d->c->at.line = b->line;
+}
+
 static bb_status bone_fail(struct cb *c, const struct cc_bone *b,
                            const char *fmt, const char *name)
 {
-	char path[BB_ERROR_PATH_MAX];
-	bb_status s;
-
-	snprintf(path, sizeof path, "%s.parent", b->path);
-	s = bb_error_set(c->d->err, BB_ERR_INPUT, c->d->ctx->name, path, fmt, name);
-	if (c->d->err)
-		c->d->err->line = b->line;
-	return s;
+	at_bone(c, b);
+	return bb__where_fail(c->d->b->at, BB_ERR_INPUT, "parent", fmt, name);
 }
 
 static int file_bone(const struct cc_arm *a, const char *name)
@@ -62,6 +62,7 @@ static bb_status place_bones(struct cb *c, const int *parent)
 {
 	const struct cc_arm *arm = c->arm;
 	int n = arm->nbones, done = 0, i, progress = 1;
+	bb_status s;
 
 	while (done < n && progress) {
 		progress = 0;
@@ -72,13 +73,12 @@ static bb_status place_bones(struct cb *c, const int *parent)
 			    (parent[i] >= 0 && c->model_of[parent[i]] < 0))
 				continue;
 			b = &c->a->bones[done];
-			if (!(b->name = bb__strdup(arm->bones[i].name)))
-				return bb__cc_nomem(c->d);
+			if ((s = bb__build_str(c->d->b, &b->name, arm->bones[i].name)) != BB_OK)
+				return s;
 			b->parent = parent[i] >= 0 ? c->model_of[parent[i]] : -1;
 			b->setup = setup_of(arm, &arm->bones[i]);
 			b->inherit = BB_INHERIT_COMPONENTWISE;
-			c->model_of[i] = done;
-			c->a->nbones = ++done;
+			c->model_of[i] = done++;
 			progress = 1;
 		}
 	}
@@ -93,13 +93,16 @@ static bb_status build_bones(struct cb *c)
 {
 	const struct cc_arm *arm = c->arm;
 	int n = arm->nbones, i, j, *parent;
-	bb_status s = BB_OK;
+	bb_status s;
 
-	c->a->bones = bb__calloc((size_t)n, sizeof *c->a->bones);
+	if (n > 0)
+		at_bone(c, &arm->bones[0]);
+	if ((s = bb__build_bones(c->d->b, c->a, (size_t)n)) != BB_OK)
+		return s;
 	c->model_of = bb__calloc((size_t)n, sizeof *c->model_of);
 	parent = bb__calloc((size_t)n, sizeof *parent);
-	if ((n && (!c->a->bones || !c->model_of || !parent)))
-		s = bb__cc_nomem(c->d);
+	if (!c->model_of || !parent)
+		s = bb__build_nomem(c->d->b);
 	for (i = 0; i < n && s == BB_OK; i++) {
 		const struct cc_bone *b = &arm->bones[i];
 
@@ -131,61 +134,61 @@ static const struct cc_tex *find_tex(const struct cc_doc *d, const char *name)
 	return NULL;
 }
 
-/* A loose PNG beside the file, as a whole-image region (added once). */
-static const bb__region *loose_png(struct cc_doc *d, const char *name,
-                                   const char *base)
+/* A loose PNG beside the file, as a whole-image region (added once);
+ * NULL when there is none (or it cannot be read: warned). */
+static bb_status loose_png(struct cc_doc *d, const char *name, const char *base,
+                           const bb__region **out)
 {
-	char rel[1100], file[5300];
-	struct stat st;
-	bb__region *r;
+	char rel[1100], file[5300], why[BB_ERROR_MSG_MAX];
+	bb__ref r = { .what = "image", .name = rel };
+	bb__region *reg;
 	bb_image *img;
-	bb_error sub;
-	int tex;
+	int tex, have;
+	bb_status s;
 
+	*out = NULL;
 	snprintf(rel, sizeof rel, "%s.png", base);
-	if (!bb__path_join(file, sizeof file, d->ctx->dir, rel) || stat(file, &st) != 0)
-		return NULL;
-	if (bb_png_read(file, &img, &sub) != BB_OK) {
-		bb__model_warn(d->m, "%s: image \"%s\": %s; not drawn", d->ctx->name,
-		               rel, sub.message);
-		return NULL;
+	if ((have = bb__load_exists(d->c, &r)) <= 0)
+		return have < 0 ? BB_ERR_INPUT : BB_OK;
+	if (!bb__load_path(d->c, &r, file, sizeof file))
+		return BB_OK;
+	if ((s = bb__load_image(d->c, &r, BB__OPEN_OPTIONAL, &img, why,
+	                        sizeof why)) != BB_OK)
+		return s;
+	if (!img) {
+		bb__model_warn(d->m, "%s: image \"%s\": %s; not drawn", d->c->name,
+		               rel, why);
+		return BB_OK;
 	}
-	if ((tex = bb__model_add_texture(d->m, file, img)) < 0) {
-		bb_image_free(img);
-		return NULL;
-	}
-	if (!bb__grow((void **)&d->atlas.regions, &d->atlas.cap,
-	              (size_t)d->atlas.n + 1, sizeof *d->atlas.regions))
-		return NULL;
-	r = &d->atlas.regions[d->atlas.n];
-	memset(r, 0, sizeof *r);
-	if (!(r->name = bb__strdup(name)))
-		return NULL;
-	d->atlas.n++;
-	r->texture = tex;
-	r->w = img->width;
-	r->h = img->height;
-	r->scale = 1;
-	return r;
+	if ((s = bb__build_texture(d->b, file, img, &tex)) != BB_OK)
+		return s;
+	if (!(reg = bb__atlas_add(&d->atlas, name)))
+		return bb__build_nomem(d->b);
+	reg->texture = tex;
+	reg->w = d->m->textures[tex]->width;
+	reg->h = d->m->textures[tex]->height;
+	*out = reg;
+	return BB_OK;
 }
 
 /* The sprite frame of display `name`: "<base>.png" in the atlases (also
- * as given and bare), else <base>.png beside the file. */
-static const bb__region *find_region(struct cc_doc *d, const char *name,
-                                     const char *base)
+ * as given and bare), else <base>.png beside the file; NULL (warned) when
+ * there is none. */
+static bb_status find_region(struct cc_doc *d, const char *name,
+                             const char *base, const bb__region **r)
 {
 	char png[1100];
-	const bb__region *r;
+	bb_status s;
 
 	snprintf(png, sizeof png, "%s.png", base);
-	if ((r = bb__atlas_find(&d->atlas, png)) || (r = bb__atlas_find(&d->atlas, name)) ||
-	    (r = bb__atlas_find(&d->atlas, base)))
-		return r;
-	if ((r = loose_png(d, name, base)))
-		return r;
+	if ((*r = bb__atlas_find(&d->atlas, png)) || (*r = bb__atlas_find(&d->atlas, name)) ||
+	    (*r = bb__atlas_find(&d->atlas, base)))
+		return BB_OK;
+	if ((s = loose_png(d, name, base, r)) != BB_OK || *r)
+		return s;
 	bb__model_warn(d->m, "%s: no sprite frame or image for \"%s\"; drawn as "
-	               "nothing", d->ctx->name, name);
-	return NULL;
+	               "nothing", d->c->name, name);
+	return BB_OK;
 }
 
 /* Corners of CCSkin's quad: S = T(x,y) L(kX,kY,cX,cY) T(-anchor * size)
@@ -211,26 +214,28 @@ static void skin_quad(const bb__region *r, const cc_node *n, double px,
 	}
 }
 
-static void sprite_display(struct cb *c, const struct cc_bone *b,
-                           const struct cc_display *cd, bb_display *ds)
+static bb_status sprite_display(struct cb *c, const struct cc_bone *b,
+                                const struct cc_display *cd, bb_display *ds)
 {
 	char base[1024];
 	const char *dot = strrchr(cd->name, '.');
 	const struct cc_tex *t;
 	const bb__region *r;
 	const cc_node *node;
+	bb_status s;
 
 	if (!cd->name[0])
-		return;
+		return BB_OK;
 	snprintf(base, sizeof base, "%.*s",
 	         (int)(dot ? (size_t)(dot - cd->name) : strlen(cd->name)), cd->name);
-	if (!(r = find_region(c->d, cd->name, base)))
-		return;
+	if ((s = find_region(c->d, cd->name, base, &r)) != BB_OK || !r)
+		return s;
 	t = find_tex(c->d, base);
 	node = c->arm->version >= CC_VERSION_COMBINED - 1e-9 ? &cd->skin : &b->t;
 	ds->kind = BB_DISPLAY_IMAGE;
 	ds->u.image.texture = r->texture;
 	skin_quad(r, node, t ? t->px : 0.5, t ? t->py : 0.5, ds);
+	return BB_OK;
 }
 
 static void armature_display(struct cb *c, const struct cc_display *cd,
@@ -240,7 +245,7 @@ static void armature_display(struct cb *c, const struct cc_display *cd,
 
 	if (!child || child == c->arm) {
 		bb__model_warn(c->d->m, "%s: nested armature \"%s\" is not in the "
-		               "file; drawn as nothing", c->d->ctx->name, cd->name);
+		               "file; drawn as nothing", c->d->c->name, cd->name);
 		return;
 	}
 	ds->kind = BB_DISPLAY_ARMATURE;
@@ -251,31 +256,28 @@ static void armature_display(struct cb *c, const struct cc_display *cd,
 static bb_status build_displays(struct cb *c, bb_skin *sk)
 {
 	const struct cc_arm *arm = c->arm;
-	int i, j, total = 0;
+	int i, j, first;
+	bb_status s;
 
-	for (i = 0; i < arm->nbones; i++)
-		total += arm->bones[i].ndisplays;
-	c->a->displays = bb__calloc((size_t)total, sizeof *c->a->displays);
-	if (total && !c->a->displays)
-		return bb__cc_nomem(c->d);
 	for (i = 0; i < arm->nbones; i++) {
 		const struct cc_bone *b = &arm->bones[i];
 
-		sk->first[i] = c->a->ndisplays;
+		if ((s = bb__build_displays(c->d->b, c->a, b->ndisplays, &first)) != BB_OK)
+			return s;
+		sk->first[i] = first;
 		sk->count[i] = b->ndisplays;
 		for (j = 0; j < b->ndisplays; j++) {
-			bb_display *ds = &c->a->displays[c->a->ndisplays++];
+			bb_display *ds = &c->a->displays[first + j];
 
-			ds->local = bb_affine_identity();
-			if (!(ds->name = bb__strdup(b->displays[j].name)))
-				return bb__cc_nomem(c->d);
+			if ((s = bb__build_str(c->d->b, &ds->name, b->displays[j].name)) != BB_OK)
+				return s;
 			if (b->displays[j].type == 1)
 				armature_display(c, &b->displays[j], ds);
 			else if (b->displays[j].type == 2)
 				bb__model_warn(c->d->m, "%s: particle displays are not drawn",
-				               c->d->ctx->name);
-			else
-				sprite_display(c, b, &b->displays[j], ds);
+				               c->d->c->name);
+			else if ((s = sprite_display(c, b, &b->displays[j], ds)) != BB_OK)
+				return s;
 		}
 	}
 	return BB_OK;
@@ -288,29 +290,18 @@ static bb_status build_slots(struct cb *c)
 	const struct cc_arm *arm = c->arm;
 	int n = arm->nbones, i, j;
 	bb_skin *sk;
+	bb_status s;
 
-	c->a->slots = bb__calloc((size_t)n, sizeof *c->a->slots);
-	c->a->skins = bb__calloc(1, sizeof *c->a->skins);
-	if (!c->a->slots || !c->a->skins)
-		return bb__cc_nomem(c->d);
-	c->a->nskins = 1;
-	sk = &c->a->skins[0];
-	sk->first = bb__calloc((size_t)n, sizeof *sk->first);
-	sk->count = bb__calloc((size_t)n, sizeof *sk->count);
-	sk->draw_order = bb__calloc((size_t)n, sizeof *sk->draw_order);
-	if (!(sk->name = bb__strdup("default")) || (n && (!sk->first || !sk->count ||
-	                                                  !sk->draw_order)))
-		return bb__cc_nomem(c->d);
+	if ((s = bb__build_slots(c->d->b, c->a, (size_t)n)) != BB_OK ||
+	    (s = bb__build_skin(c->d->b, c->a, "default", 1, &sk)) != BB_OK)
+		return s;
 	for (i = 0; i < n; i++) {
 		bb_slot *sl = &c->a->slots[i];
 
-		if (!(sl->name = bb__strdup(arm->bones[i].name)))
-			return bb__cc_nomem(c->d);
-		c->a->nslots = i + 1;
+		if ((s = bb__build_str(c->d->b, &sl->name, arm->bones[i].name)) != BB_OK)
+			return s;
 		sl->bone = c->model_of[i];
 		sl->setup_display = arm->bones[i].ndisplays ? 0 : -1;
-		sl->color = bb_color_xform_identity();
-		sl->blend = BB_BLEND_NORMAL;
 		/* insertion sort by z: stable */
 		for (j = i; j > 0 && arm->bones[sk->draw_order[j - 1]].z > arm->bones[i].z; j--)
 			sk->draw_order[j] = sk->draw_order[j - 1];
@@ -329,8 +320,8 @@ static bb_status build_armature(struct cc_doc *d, int i)
 	c.d = d;
 	c.arm = &d->arms[i];
 	c.a = &d->m->armatures[i];
-	if (!(c.a->name = bb__strdup(c.arm->name)))
-		return bb__cc_nomem(d);
+	if ((s = bb__build_str(d->b, &c.a->name, c.arm->name)) != BB_OK)
+		return s;
 	c.a->fps = 60;
 	if (c.arm->nmovs > 0 && c.arm->movs[0].sc > 0)
 		c.a->fps = fmin(fmax(60 * c.arm->movs[0].sc, 1), 60);
@@ -385,9 +376,8 @@ bb_status bb__cc_build(struct cc_doc *d)
 	int i;
 	bb_status s;
 
-	for (i = 0; i < d->narms; i++)
-		if (!bb__model_add_armature(d->m))
-			return bb__cc_nomem(d);
+	if ((s = bb__build_armatures(d->b, d->narms, NULL)) != BB_OK)
+		return s;
 	for (i = 0; i < d->narms; i++)
 		if ((s = build_armature(d, i)) != BB_OK)
 			return s;

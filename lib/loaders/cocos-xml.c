@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "loaders/cocos.h"
 #include "loaders/plist.h"
@@ -22,7 +21,7 @@
 
 struct cx {
 	struct cc_doc *d;
-	bb__xctx x;
+	bb__where x;
 	double tool;               /* the root's version attribute */
 };
 
@@ -32,12 +31,11 @@ static bb_status num(struct cx *c, const bb__xnode *n, const char *a,
 	return bb__xnum(&c->x, n, a, def, out);
 }
 
-static char *dup_attr(struct cx *c, const bb__xnode *n, const char *a)
+/* *out = a copy of attribute a ("" when absent). */
+static bb_status dup_attr(struct cx *c, const bb__xnode *n, const char *a,
+                          char **out)
 {
-	const char *v = bb__xattr(n, a);
-
-	(void)c;
-	return bb__strdup(v ? v : "");
+	return bb__build_str(c->d->b, out, bb__xattr(n, a));
 }
 
 /* Position attributes: cocos2d_x/_y from tool version 2.0 (x/y when a file
@@ -69,15 +67,6 @@ static bb_status read_easing(struct cx *c, const bb__xnode *n, int *out)
 	return s;
 }
 
-static int xml_flag(const bb__xnode *n, const char *a, int def)
-{
-	const char *v = bb__xattr(n, a);
-
-	if (!v)
-		return def;
-	return !(strcmp(v, "false") == 0 || strcmp(v, "0") == 0);
-}
-
 /* <colorTransform a r g b aM rM gM bM>: 2.55 * percent + offset; an absent
  * percentage counts as 100, an absent offset as 0 (the reader leaves them
  * uninitialised). */
@@ -104,9 +93,12 @@ static bb_status read_color(struct cx *c, const bb__xnode *f, struct cc_frame *f
 
 static bb_status read_strings(struct cx *c, const bb__xnode *f, struct cc_frame *fr)
 {
-	if (!(fr->evt = dup_attr(c, f, "evt")) || !(fr->sound = dup_attr(c, f, "sd")) ||
-	    !(fr->mov = dup_attr(c, f, "mov")))
-		return bb__cc_nomem(c->d);
+	bb_status s;
+
+	if ((s = dup_attr(c, f, "evt", &fr->evt)) != BB_OK ||
+	    (s = dup_attr(c, f, "sd", &fr->sound)) != BB_OK ||
+	    (s = dup_attr(c, f, "mov", &fr->mov)) != BB_OK)
+		return s;
 	return BB_OK;
 }
 
@@ -146,7 +138,7 @@ static bb_status read_frame(struct cx *c, const bb__xnode *f, struct cc_frame *f
 	if (fabs(fr->twr) > 1e6)
 		fr->twr = 0;
 	fr->blend = blend_of(v);
-	fr->tween = xml_flag(f, "tweenFrame", 1);
+	fr->tween = bb__xbool(f, "tweenFrame", 1);
 	if ((s = read_color(c, f, fr)) != BB_OK)
 		return s;
 	return read_strings(c, f, fr);
@@ -265,9 +257,8 @@ static bb_status read_movbone(struct cx *c, const struct cc_arm *a,
 	(void)a;
 	memset(&w, 0, sizeof w);
 	w.next = bb__xchild(pb, "f");
-	if (!(mb->name = dup_attr(c, xb, "name")))
-		return bb__cc_nomem(c->d);
-	if ((s = num(c, xb, "sc", 1, &mb->scale)) != BB_OK ||
+	if ((s = dup_attr(c, xb, "name", &mb->name)) != BB_OK ||
+	    (s = num(c, xb, "sc", 1, &mb->scale)) != BB_OK ||
 	    (s = num(c, xb, "dl", 0, &mb->dl)) != BB_OK)
 		return s;
 	if (mb->dl > 0)
@@ -277,7 +268,8 @@ static bb_status read_movbone(struct cx *c, const struct cc_arm *a,
 		cc_node pn;
 
 		if (!fr)
-			return bb__xfail(&c->x, f, NULL, "more keys than the limit");
+			return bb__xlimit(&c->x, f, "more than %d keys",
+			                  c->d->c->opts->max_keys);
 		if ((s = read_frame(c, f, fr, &dur)) != BB_OK)
 			return s;
 		if (pb) {
@@ -297,7 +289,8 @@ static bb_status read_movbone(struct cx *c, const struct cc_arm *a,
 		struct cc_frame last = mb->frames[mb->nframes - 1], *fr;
 
 		if (!(fr = bb__cc_add_frame(c->d, mb)))
-			return bb__cc_nomem(c->d);
+			return bb__xlimit(&c->x, xb, "more than %d keys",
+			                  c->d->c->opts->max_keys);
 		*fr = last;
 		fr->evt = fr->sound = fr->mov = NULL;
 		fr->fi = total;
@@ -312,9 +305,15 @@ static bb_status read_mov(struct cx *c, struct cc_arm *a, const bb__xnode *xm)
 	double lp;
 	bb_status s;
 
-	if (!mv || !(mv->name = dup_attr(c, xm, "name")))
-		return bb__cc_nomem(c->d);
-	if ((s = num(c, xm, "dr", 0, &mv->dr)) != BB_OK ||
+	bb__jpath path;
+
+	if (!mv)
+		return bb__build_nomem(c->d->b);
+	bb__xpath(xm, &path);
+	snprintf(mv->path, sizeof mv->path, "%s", path.buf);
+	mv->line = xm->line;
+	if ((s = dup_attr(c, xm, "name", &mv->name)) != BB_OK ||
+	    (s = num(c, xm, "dr", 0, &mv->dr)) != BB_OK ||
 	    (s = num(c, xm, "to", 0, &mv->to)) != BB_OK ||
 	    (s = num(c, xm, "drTW", 0, &mv->drtw)) != BB_OK ||
 	    (s = num(c, xm, "lp", 1, &lp)) != BB_OK ||
@@ -332,14 +331,14 @@ static bb_status read_mov(struct cx *c, struct cc_arm *a, const bb__xnode *xm)
 
 		if (!bone) {
 			bb__model_warn(c->d->m, "%s: movement \"%s\" animates \"%s\", which "
-			               "is no bone of \"%s\"; ignored", c->d->ctx->name,
+			               "is no bone of \"%s\"; ignored", c->d->c->name,
 			               mv->name, name ? name : "", a->name);
 			continue;
 		}
 		if (find_movbone(xm, name) != xb)
 			continue;   /* the reader keeps the first */
 		if (!(mb = bb__cc_add_movbone(c->d, mv)))
-			return bb__cc_nomem(c->d);
+			return bb__build_nomem(c->d->b);
 		if ((s = read_movbone(c, a, xm, xb, bone, mb)) != BB_OK)
 			return s;
 	}
@@ -350,29 +349,36 @@ static bb_status read_bone(struct cx *c, struct cc_arm *a, const bb__xnode *xb)
 {
 	struct cc_bone *b = bb__cc_add_bone(c->d, a);
 	const bb__xnode *xd;
+	bb__jpath path;
 	double z;
 	bb_status s;
 
 	if (!b)
-		return bb__cc_nomem(c->d);
+		return bb__build_nomem(c->d->b);
 	b->t.sx = b->t.sy = 1;   /* XML bones carry no transform (spec 10) */
 	b->line = xb->line;
-	snprintf(b->path, sizeof b->path, "armatures.armature[%d].b[%d]",
-	         bb__xindex(xb->parent), bb__xindex(xb));
+	bb__jpath_init(&path);
+	bb__jpath_key(&path, "armatures");
+	bb__jpath_key(&path, "armature");
+	bb__jpath_index(&path, (size_t)bb__xindex(xb->parent));
+	bb__jpath_key(&path, "b");
+	bb__jpath_index(&path, (size_t)bb__xindex(xb));
+	snprintf(b->path, sizeof b->path, "%s", path.buf);
 	if (!bb__xattr(xb, "name"))
 		return bb__xfail(&c->x, xb, "name", "missing");
-	if (!(b->name = dup_attr(c, xb, "name")) || !(b->parent = dup_attr(c, xb, "parent")))
-		return bb__cc_nomem(c->d);
-	if ((s = num(c, xb, "z", 0, &z)) != BB_OK)
+	if ((s = dup_attr(c, xb, "name", &b->name)) != BB_OK ||
+	    (s = dup_attr(c, xb, "parent", &b->parent)) != BB_OK ||
+	    (s = num(c, xb, "z", 0, &z)) != BB_OK)
 		return s;
 	b->z = fabs(z) < 1e6 ? (int)floor(z) : 0;
 	for (xd = bb__xchild(xb, "d"); xd; xd = bb__xnext(xd, "d")) {
 		struct cc_display *ds = bb__cc_add_display(c->d, b);
 		double arm;
 
-		if (!ds || !(ds->name = dup_attr(c, xd, "name")))
-			return bb__cc_nomem(c->d);
-		if ((s = num(c, xd, "isArmature", 0, &arm)) != BB_OK)
+		if (!ds)
+			return bb__build_nomem(c->d->b);
+		if ((s = dup_attr(c, xd, "name", &ds->name)) != BB_OK ||
+		    (s = num(c, xd, "isArmature", 0, &arm)) != BB_OK)
 			return s;
 		ds->type = arm != 0 ? 1 : 0;
 		ds->skin.sx = ds->skin.sy = 1;
@@ -388,15 +394,17 @@ static bb_status read_armatures(struct cx *c, const bb__xnode *root)
 	for (xa = bb__xchild(bb__xchild(root, "armatures"), "armature"); xa;
 	     xa = bb__xnext(xa, "armature")) {
 		struct cc_arm *a = bb__cc_add_arm(c->d);
-		int n = 0;
+		size_t n = 0;
 
-		if (!a || !(a->name = dup_attr(c, xa, "name")))
-			return bb__cc_nomem(c->d);
+		if (!a)
+			return bb__build_nomem(c->d->b);
+		if ((s = dup_attr(c, xa, "name", &a->name)) != BB_OK)
+			return s;
 		a->version = 0.1;   /* never set by the XML reader */
 		for (xb = bb__xchild(xa, "b"); xb; xb = bb__xnext(xb, "b"))
-			if (++n > c->d->ctx->opts->max_bones)
-				return bb__xfail(&c->x, xa, NULL, "more bones than the "
-				                 "limit of %d", c->d->ctx->opts->max_bones);
+			if (++n > (size_t)c->d->c->opts->max_bones)
+				return bb__xlimit(&c->x, xa, CC_BONES_LIMIT, n,
+				                  c->d->c->opts->max_bones);
 		for (xb = bb__xchild(xa, "b"); xb; xb = bb__xnext(xb, "b"))
 			if ((s = read_bone(c, a, xb)) != BB_OK)
 				return s;
@@ -418,7 +426,7 @@ static bb_status read_animations(struct cx *c, const bb__xnode *root)
 
 		if (!a) {
 			bb__model_warn(c->d->m, "%s: animation \"%s\" names no armature; "
-			               "ignored", c->d->ctx->name, name ? name : "");
+			               "ignored", c->d->c->name, name ? name : "");
 			continue;
 		}
 		for (xm = bb__xchild(xa, "mov"); xm; xm = bb__xnext(xm, "mov"))
@@ -436,9 +444,10 @@ static bb_status read_subtexture(struct cx *c, const bb__xnode *st, double *v)
 	double px, py;
 	bb_status s;
 
-	if (!t || !(t->name = dup_attr(c, st, "name")))
-		return bb__cc_nomem(c->d);
-	if ((s = num(c, st, v2 ? "cocos2d_pX" : "pX", 0, &px)) != BB_OK ||
+	if (!t)
+		return bb__build_nomem(c->d->b);
+	if ((s = dup_attr(c, st, "name", &t->name)) != BB_OK ||
+	    (s = num(c, st, v2 ? "cocos2d_pX" : "pX", 0, &px)) != BB_OK ||
 	    (s = num(c, st, v2 ? "cocos2d_pY" : "pY", 0, &py)) != BB_OK ||
 	    (s = num(c, st, "x", -1, &v[0])) != BB_OK ||
 	    (s = num(c, st, "y", -1, &v[1])) != BB_OK ||
@@ -450,45 +459,56 @@ static bb_status read_subtexture(struct cx *c, const bb__xnode *st, double *v)
 	return BB_OK;
 }
 
-static int atlas_page(struct cx *c, const bb__xnode *ta)
+/* The <TextureAtlas> page: its imagePath, else <name>.png, else the file's
+ * <stem>.png; its texture index into *tex, or -1 (warned) when it cannot
+ * be read. */
+static bb_status atlas_page(struct cx *c, const bb__xnode *ta, int *tex)
 {
 	const char *img = bb__xattr(ta, "imagePath"), *nm = bb__xattr(ta, "name");
-	const char *base = c->d->ctx->name, *dot = strrchr(base, '.');
-	char rel[1024], file[5200];
-	struct stat st;
+	const char *base = c->d->c->name, *dot = strrchr(base, '.');
+	char rel[1024], file[5200], why[BB_ERROR_MSG_MAX];
+	bb__where at = c->x;
+	bb__ref r = { .at = &at, .what = "TextureAtlas page", .name = rel };
 	bb_image *page;
-	bb_error sub;
 	double w, h;
-	int tex;
+	int have;
+	bb_status s;
 
+	*tex = -1;
+	at.line = ta->line;
+	bb__xpath(ta, &at.path);
 	if (img)
-		snprintf(rel, sizeof rel, "%s", img);
-	else
-		snprintf(rel, sizeof rel, "%s.png", nm ? nm : "");
-	if (!bb__path_join(file, sizeof file, c->d->ctx->dir, rel))
-		return -1;
-	if (!img && stat(file, &st) != 0) {
+		bb__jpath_key(&at.path, "imagePath");
+	snprintf(rel, sizeof rel, img ? "%s" : "%s.png", img ? img : nm ? nm : "");
+	if (!img && (have = bb__load_exists(c->d->c, &r)) <= 0) {
+		if (have < 0)
+			return BB_ERR_INPUT;
 		snprintf(rel, sizeof rel, "%.*s.png",
 		         (int)(dot ? (size_t)(dot - base) : strlen(base)), base);
-		bb__path_join(file, sizeof file, c->d->ctx->dir, rel);
 	}
-	if ((tex = bb__model_find_texture(c->d->m, file)) >= 0)
-		return tex;
-	if (bb_png_read(file, &page, &sub) != BB_OK) {
+	if (!bb__load_path(c->d->c, &r, file, sizeof file))
+		return BB_OK;
+	if ((*tex = bb__model_find_texture(c->d->m, file)) >= 0)
+		return BB_OK;
+	if ((s = bb__load_image(c->d->c, &r, BB__OPEN_OPTIONAL, &page, why,
+	                        sizeof why)) != BB_OK)
+		return s;
+	if (!page) {
 		bb__model_warn(c->d->m, "%s: TextureAtlas page \"%s\": %s; its images "
-		               "are not drawn", base, rel, sub.message);
-		return -1;
+		               "are not drawn", base, rel, why);
+		return BB_OK;
 	}
 	/* the reader never reads width/height: the PNG's size rules */
-	w = bb__xattr(ta, "width") ? strtod(bb__xattr(ta, "width"), NULL) : page->width;
-	h = bb__xattr(ta, "height") ? strtod(bb__xattr(ta, "height"), NULL) : page->height;
+	if ((s = num(c, ta, "width", page->width, &w)) != BB_OK ||
+	    (s = num(c, ta, "height", page->height, &h)) != BB_OK) {
+		bb_image_free(page);
+		return s;
+	}
 	if (w != page->width || h != page->height)
 		bb__model_warn(c->d->m, "%s: TextureAtlas declares %gx%g for \"%s\" "
 		               "(%dx%d); the PNG's size is used (as cocos2d-x does)",
 		               base, w, h, rel, page->width, page->height);
-	if ((tex = bb__model_add_texture(c->d->m, file, page)) < 0)
-		bb_image_free(page);
-	return tex;
+	return bb__build_texture(c->d->b, file, page, tex);
 }
 
 /* A region of the <TextureAtlas> page (used when no plist was found). */
@@ -496,7 +516,6 @@ static bb_status add_region(struct cx *c, const bb__xnode *st, int tex,
                             const double *v)
 {
 	const bb_image *page = c->d->m->textures[tex];
-	bb__atlas *at = &c->d->atlas;
 	bb__region *r;
 
 	if (v[0] < 0 || v[1] < 0 || v[0] + v[2] > page->width + 0.5 ||
@@ -504,20 +523,14 @@ static bb_status add_region(struct cx *c, const bb__xnode *st, int tex,
 		return bb__xfail(&c->x, st, NULL, "region %g,%g %gx%g lies outside its "
 		                 "%dx%d page", v[0], v[1], v[2], v[3], page->width,
 		                 page->height);
-	if (!bb__grow((void **)&at->regions, &at->cap, (size_t)at->n + 1,
-	              sizeof *at->regions))
-		return bb__cc_nomem(c->d);
-	r = &at->regions[at->n];
-	memset(r, 0, sizeof *r);
-	if (!(r->name = dup_attr(c, st, "name")))
-		return bb__cc_nomem(c->d);
-	at->n++;
+	if (!(r = bb__atlas_add(&c->d->atlas, bb__xattr(st, "name") ?
+	                        bb__xattr(st, "name") : "")))
+		return bb__build_nomem(c->d->b);
 	r->texture = tex;
 	r->x = v[0];
 	r->y = v[1];
 	r->w = v[2];
 	r->h = v[3];
-	r->scale = 1;
 	return BB_OK;
 }
 
@@ -534,8 +547,8 @@ static bb_status read_atlas(struct cx *c, const bb__xnode *root)
 			return s;
 		if (c->d->have_atlas || v[0] < 0 || v[1] < 0 || v[2] <= 0 || v[3] <= 0)
 			continue;
-		if (tex == -2)
-			tex = atlas_page(c, ta);
+		if (tex == -2 && (s = atlas_page(c, ta, &tex)) != BB_OK)
+			return s;
 		if (tex >= 0 && (s = add_region(c, st, tex, v)) != BB_OK)
 			return s;
 	}
@@ -545,61 +558,47 @@ static bb_status read_atlas(struct cx *c, const bb__xnode *root)
 /* <stem>.plist (or <stem>0.plist, 1, ...) beside the file, or --atlas. */
 static bb_status find_plists(struct cx *c)
 {
-	const char *base = c->d->ctx->name, *dot = strrchr(base, '.');
-	int stem = (int)(dot ? (size_t)(dot - base) : strlen(base)), k;
-	char path[5200];
-	struct stat st;
+	const char *base = c->d->c->name, *dot = strrchr(base, '.');
+	int stem = (int)(dot ? (size_t)(dot - base) : strlen(base)), k, have;
+	char rel[1100];
+	bb__ref r = { .what = "atlas", .name = rel };
 	bb_status s;
 
-	if (c->d->ctx->opts->atlas_path) {
-		s = bb__plist_load(c->d->m, c->d->ctx->opts->atlas_path, NULL,
-		                   &c->d->atlas, c->d->err);
-		c->d->have_atlas = s == BB_OK;
-		return s;
-	}
-	snprintf(path, sizeof path, "%s/%.*s.plist", c->d->ctx->dir, stem, base);
-	if (stat(path, &st) == 0) {
-		c->d->have_atlas = 1;
-		return bb__plist_load(c->d->m, path, NULL, &c->d->atlas, c->d->err);
-	}
+	if (c->d->c->opts->atlas_path)
+		return bb__cc_plist(c->d, &(bb__ref){ .what = "atlas",
+		                                     .name = c->d->c->opts->atlas_path,
+		                                     .dir = "" });
+	snprintf(rel, sizeof rel, "%.*s.plist", stem, base);
+	if ((have = bb__load_exists(c->d->c, &r)) != 0)
+		return have < 0 ? BB_ERR_INPUT : bb__cc_plist(c->d, &r);
 	for (k = 0; k < 64; k++) {
-		snprintf(path, sizeof path, "%s/%.*s%d.plist", c->d->ctx->dir, stem,
-		         base, k);
-		if (stat(path, &st) != 0)
-			break;
-		c->d->have_atlas = 1;
-		if ((s = bb__plist_load(c->d->m, path, NULL, &c->d->atlas,
-		                        c->d->err)) != BB_OK)
+		snprintf(rel, sizeof rel, "%.*s%d.plist", stem, base, k);
+		if ((have = bb__load_exists(c->d->c, &r)) <= 0)
+			return have < 0 ? BB_ERR_INPUT : BB_OK;
+		if ((s = bb__cc_plist(c->d, &r)) != BB_OK)
 			return s;
 	}
 	return BB_OK;
 }
 
-bb_status bb__cc_read_xml(struct cc_doc *d)
+bb_status bb__cc_read_xml(struct cc_doc *d, const bb__xnode *root)
 {
 	struct cx c;
-	bb__xnode *root;
 	bb_status s;
 
 	memset(&c, 0, sizeof c);
 	c.d = d;
-	c.x.file = d->ctx->name;
-	c.x.err = d->err;
-	s = bb__xml_parse(d->ctx->data, d->ctx->size, d->ctx->name,
-	                  (size_t)d->ctx->opts->max_keys + 100000, &root, d->err);
-	if (s != BB_OK)
-		return s;
-	if (strcmp(root->name, "skeleton") != 0) {
-		s = bb__xfail(&c.x, root, NULL, "expected a <skeleton> root");
-		goto done;
-	}
+	c.x = d->c->at;
+	if (root->doctype)
+		return bb__error_at(d->c->err, BB_ERR_INPUT, d->c->name, root->doctype,
+		                    0, NULL, "refused: the file declares a DOCTYPE "
+		                    "(armature XML has none)");
+	if (strcmp(root->name, "skeleton") != 0)
+		return bb__xfail(&c.x, root, NULL, "expected a <skeleton> root");
 	if ((s = num(&c, root, "version", 1.0, &c.tool)) != BB_OK ||
 	    (s = read_armatures(&c, root)) != BB_OK ||
 	    (s = read_animations(&c, root)) != BB_OK ||
 	    (s = find_plists(&c)) != BB_OK)
-		goto done;
-	s = read_atlas(&c, root);
-done:
-	bb__xml_free(root);
-	return s;
+		return s;
+	return read_atlas(&c, root);
 }

@@ -7,18 +7,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "loaders/cocos.h"
-#include "loaders/json.h"
 #include "loaders/plist.h"
 
 /* ---- description helpers --------------------------------------------- */
-
-bb_status bb__cc_nomem(struct cc_doc *d)
-{
-	return bb_error_set(d->err, BB_ERR_NOMEM, d->ctx->name, NULL, "out of memory");
-}
 
 static void *add_item(void **arr, int *n, size_t *cap, size_t size)
 {
@@ -66,7 +59,7 @@ struct cc_frame *bb__cc_add_frame(struct cc_doc *d, struct cc_movbone *mb)
 {
 	struct cc_frame *f;
 
-	if (mb->nframes >= d->ctx->opts->max_keys)
+	if (mb->nframes >= d->c->opts->max_keys)
 		return NULL;
 	f = add_item((void **)&mb->frames, &mb->nframes, &mb->cap, sizeof *mb->frames);
 	if (f)
@@ -194,52 +187,45 @@ static void doc_free(struct cc_doc *d)
 	bb__atlas_free(&d->atlas);
 }
 
+bb_status bb__cc_plist(struct cc_doc *d, const bb__ref *r)
+{
+	bb_status s = bb__plist_load(d->c, r, &d->atlas);
+
+	d->have_atlas |= s == BB_OK;
+	return s;
+}
+
 /* ---- ExportJson -------------------------------------------------------- */
 
 struct cj {
 	struct cc_doc *d;
-	bb__jctx j;
+	bb__jctx *j;
 	double version;            /* of the armature being read */
 	double content_scale;
 };
 
-static char *dup_str(struct cj *c, json_t *obj, const char *key, int required,
-                     bb_status *s)
+/* *out = a copy of string member key ("" when absent). */
+static bb_status dup_str(struct cj *c, json_t *obj, const char *key, int required,
+                         char **out)
 {
 	const char *v;
-	char *r;
+	bb_status s;
 
-	if ((*s = bb__jstr(&c->j, obj, key, required, &v)) != BB_OK)
-		return NULL;
-	r = bb__strdup(v ? v : "");
-	if (!r)
-		*s = bb__cc_nomem(c->d);
-	return r;
-}
-
-/* A boolean also written as a number by some exporters. */
-static bb_status jflag(struct cj *c, json_t *obj, const char *key, int def,
-                       int *out)
-{
-	json_t *v = json_object_get(obj, key);
-
-	if (json_is_number(v)) {
-		*out = json_number_value(v) != 0;
-		return BB_OK;
-	}
-	return bb__jbool(&c->j, obj, key, def, out);
+	if ((s = bb__jstr(c->j, obj, key, required, &v)) != BB_OK)
+		return s;
+	return bb__build_str(c->d->b, out, v ? v : "");
 }
 
 static bb_status read_node(struct cj *c, json_t *o, cc_node *n)
 {
 	bb_status s;
 
-	if ((s = bb__jnum(&c->j, o, "x", 0, &n->x)) != BB_OK ||
-	    (s = bb__jnum(&c->j, o, "y", 0, &n->y)) != BB_OK ||
-	    (s = bb__jnum(&c->j, o, "kX", 0, &n->kx)) != BB_OK ||
-	    (s = bb__jnum(&c->j, o, "kY", 0, &n->ky)) != BB_OK ||
-	    (s = bb__jnum(&c->j, o, "cX", 1, &n->sx)) != BB_OK ||
-	    (s = bb__jnum(&c->j, o, "cY", 1, &n->sy)) != BB_OK)
+	if ((s = bb__jnum(c->j, o, "x", 0, &n->x)) != BB_OK ||
+	    (s = bb__jnum(c->j, o, "y", 0, &n->y)) != BB_OK ||
+	    (s = bb__jnum(c->j, o, "kX", 0, &n->kx)) != BB_OK ||
+	    (s = bb__jnum(c->j, o, "kY", 0, &n->ky)) != BB_OK ||
+	    (s = bb__jnum(c->j, o, "cX", 1, &n->sx)) != BB_OK ||
+	    (s = bb__jnum(c->j, o, "cY", 1, &n->sy)) != BB_OK)
 		return s;
 	n->x *= c->content_scale;
 	n->y *= c->content_scale;
@@ -247,26 +233,35 @@ static bb_status read_node(struct cj *c, json_t *o, cc_node *n)
 }
 
 /* Frame colour: "color" from 1.1 on; before, the node's first member when
- * it is an object (the reader's legacy quirk, spec 3). */
+ * it is an object (the reader's legacy quirk, spec 3).  A "color" that is
+ * not an object is no colour: exports of 1.0 write [{a, r, g, b}], which
+ * the reader's object lookup does not see. */
 static bb_status read_color(struct cj *c, json_t *o, struct cc_frame *f)
 {
 	static const char *const keys[4] = { "a", "r", "g", "b" };
-	json_t *col = json_object_get(o, "color");
+	json_t *col = NULL;
+	bb__jiter it;
 	size_t mark;
 	int i;
 	bb_status s;
 
-	if (!col && c->version < 1.1 - 1e-9 && json_object_iter(o))
-		col = json_object_iter_value(json_object_iter(o));
-	if (!json_is_object(col))
+	if (bb__jkind_of(o, "color") == BB_JK_OBJECT) {
+		bb__jobject(c->j, o, "color", 0, &col);
+	} else if (!bb__jhas(o, "color") && c->version < 1.1 - 1e-9) {
+		bb__jeach_member(c->j, o, NULL, 0, &it);
+		if (bb__jnext(&it, &col) && bb__jkind_of(col, NULL) != BB_JK_OBJECT)
+			col = NULL;
+		bb__jdone(&it);
+	}
+	if (!col)
 		return BB_OK;
-	mark = bb__jpath_key(&c->j.path, "color");
+	mark = bb__jpath_key(&c->j->path, "color");
 	for (i = 0; i < 4; i++) {
-		if ((s = bb__jnum(&c->j, col, keys[i], 255, &f->color[i])) != BB_OK)
+		if ((s = bb__jnum(c->j, col, keys[i], 255, &f->color[i])) != BB_OK)
 			return s;
 		f->color[i] = fmin(fmax(f->color[i], 0), 255);
 	}
-	bb__jpath_pop(&c->j.path, mark);
+	bb__jpath_pop(&c->j->path, mark);
 	f->has_color = 1;
 	return BB_OK;
 }
@@ -284,28 +279,26 @@ static int gl_blend(double src, double dst)
 
 static bb_status read_frame_extras(struct cj *c, json_t *o, struct cc_frame *f)
 {
-	json_t *ep;
-	double src, dst;
-	size_t i;
+	double src, dst, v;
+	bb__jiter it;
+	json_t *e;
 	bb_status s;
 
-	if ((s = bb__jnum(&c->j, o, "bd_src", 1, &src)) != BB_OK ||
-	    (s = bb__jnum(&c->j, o, "bd_dst", 771, &dst)) != BB_OK ||
-	    (s = bb__jarray(&c->j, o, "twEP", 0, &ep)) != BB_OK)
+	if ((s = bb__jnum(c->j, o, "bd_src", 1, &src)) != BB_OK ||
+	    (s = bb__jnum(c->j, o, "bd_dst", 771, &dst)) != BB_OK ||
+	    (s = bb__jeach(c->j, o, "twEP", 0, &it)) != BB_OK)
 		return s;
 	f->blend = gl_blend(src, dst);
-	for (i = 0; i < json_array_size(ep) && i < CC_TWEP_MAX; i++) {
-		json_t *v = json_array_get(ep, i);
-
-		if (!json_is_number(v)) {
-			bb__jpath_key(&c->j.path, "twEP");
-			return bb__jfail(&c->j, NULL, "expected numbers");
-		}
-		f->twep[i] = (float)json_number_value(v);
-		f->ntwep = (int)i + 1;
+	while (bb__jnext(&it, &e) && it.index < CC_TWEP_MAX) {
+		if ((s = bb__jnum(c->j, e, NULL, 0, &v)) != BB_OK)
+			return s;
+		f->twep[it.index] = (float)v;
+		f->ntwep = (int)it.index + 1;
 	}
-	if (!(f->evt = dup_str(c, o, "evt", 0, &s)) || !(f->sound = dup_str(c, o, "sd", 0, &s)) ||
-	    !(f->mov = dup_str(c, o, "mov", 0, &s)))
+	bb__jdone(&it);
+	if ((s = dup_str(c, o, "evt", 0, &f->evt)) != BB_OK ||
+	    (s = dup_str(c, o, "sd", 0, &f->sound)) != BB_OK ||
+	    (s = dup_str(c, o, "mov", 0, &f->mov)) != BB_OK)
 		return s;
 	return BB_OK;
 }
@@ -316,31 +309,31 @@ static bb_status read_frame(struct cj *c, const struct cc_mov *mv, json_t *o,
 	double v;
 	bb_status s;
 
-	if ((s = bb__jexpect_object(&c->j, o)) != BB_OK ||
+	if ((s = bb__jexpect_object(c->j, o)) != BB_OK ||
 	    (s = read_node(c, o, &f->t)) != BB_OK ||
 	    (s = read_color(c, o, f)) != BB_OK ||
-	    (s = bb__jnum_range(&c->j, o, "dI", 0, -1e6, 1e6, &v)) != BB_OK)
+	    (s = bb__jnum_range(c->j, o, "dI", 0, -1e6, 1e6, &v)) != BB_OK)
 		return s;
 	f->di = (int)floor(v);
-	if ((s = bb__jnum_range(&c->j, o, "z", 0, -1e6, 1e6, &v)) != BB_OK)
+	if ((s = bb__jnum_range(c->j, o, "z", 0, -1e6, 1e6, &v)) != BB_OK)
 		return s;
 	f->z = (int)floor(v);
-	if ((s = bb__jnum(&c->j, o, "twE", 0, &v)) != BB_OK)
+	if ((s = bb__jnum(c->j, o, "twE", 0, &v)) != BB_OK)
 		return s;
 	f->twe = fabs(v) < 1e6 ? (int)v : 3;   /* unknown: Sine_EaseInOut */
-	if ((s = jflag(c, o, "tweenFrame", 1, &f->tween)) != BB_OK ||
+	if ((s = bb__jbool(c->j, o, "tweenFrame", 1, &f->tween)) != BB_OK ||
 	    (s = read_frame_extras(c, o, f)) != BB_OK)
 		return s;
 	if (c->version >= CC_VERSION_COMBINED - 1e-9) {
-		if ((s = bb__jnum(&c->j, o, "fi", 0, &f->fi)) != BB_OK)
+		if ((s = bb__jnum(c->j, o, "fi", 0, &f->fi)) != BB_OK)
 			return s;
 		if (f->fi < 0 || f->fi != floor(f->fi) || (mv->dr > 0 && f->fi > mv->dr))
-			return bb__jfail(&c->j, "fi", "frame index %g is outside the "
+			return bb__jfail(c->j, "fi", "frame index %g is outside the "
 			                 "movement's 0..%g", f->fi, mv->dr);
 		return BB_OK;
 	}
 	/* before 0.3: keys carry durations (default 1) */
-	if ((s = bb__jnum_range(&c->j, o, "dr", 1, 0, 1e7, &v)) != BB_OK)
+	if ((s = bb__jnum_range(c->j, o, "dr", 1, 0, 1e7, &v)) != BB_OK)
 		return s;
 	f->fi = *pos;
 	*pos += floor(v);
@@ -369,28 +362,25 @@ static void sort_frames(struct cc_movbone *mb)
 static bb_status read_movbone(struct cj *c, const struct cc_mov *mv, json_t *o,
                               struct cc_movbone *mb)
 {
-	json_t *frames;
+	bb__jiter it;
+	json_t *jf;
 	double pos = 0;
-	size_t i;
 	bb_status s;
 
 	mb->scale = 1;
-	if ((s = bb__jexpect_object(&c->j, o)) != BB_OK ||
-	    !(mb->name = dup_str(c, o, "name", 1, &s)) ||
-	    (s = bb__jnum_range(&c->j, o, "dl", 0, -1e6, 1e6, &mb->dl)) != BB_OK ||
-	    (s = bb__jarray(&c->j, o, "frame_data", 0, &frames)) != BB_OK)
+	if ((s = bb__jexpect_object(c->j, o)) != BB_OK ||
+	    (s = dup_str(c, o, "name", 1, &mb->name)) != BB_OK ||
+	    (s = bb__jnum_range(c->j, o, "dl", 0, -1e6, 1e6, &mb->dl)) != BB_OK ||
+	    (s = bb__jeach(c->j, o, "frame_data", 0, &it)) != BB_OK)
 		return s;
-	bb__jpath_key(&c->j.path, "frame_data");
-	for (i = 0; i < json_array_size(frames); i++) {
-		size_t mark = bb__jpath_index(&c->j.path, i);
+	while (bb__jnext(&it, &jf)) {
 		struct cc_frame *f = bb__cc_add_frame(c->d, mb);
 
 		if (!f)
-			return bb_error_set(c->j.err, BB_ERR_LIMIT, c->j.file, c->j.path.buf,
-			                    "more keys than the limit");
-		if ((s = read_frame(c, mv, json_array_get(frames, i), f, &pos)) != BB_OK)
+			return bb__jlimit(c->j, NULL, "more than %d keys",
+			                  c->d->c->opts->max_keys);
+		if ((s = read_frame(c, mv, jf, f, &pos)) != BB_OK)
 			return s;
-		bb__jpath_pop(&c->j.path, mark);
 	}
 	sort_frames(mb);
 	if (c->version < CC_VERSION_ROTATION_RANGE - 1e-9)
@@ -400,7 +390,8 @@ static bb_status read_movbone(struct cj *c, const struct cc_mov *mv, json_t *o,
 		struct cc_frame last = mb->frames[mb->nframes - 1], *f;
 
 		if (!(f = bb__cc_add_frame(c->d, mb)))
-			return bb__cc_nomem(c->d);
+			return bb__jlimit(c->j, NULL, "more than %d keys",
+			                  c->d->c->opts->max_keys);
 		*f = last;
 		f->evt = f->sound = f->mov = NULL;
 		f->fi = pos;
@@ -410,33 +401,31 @@ static bb_status read_movbone(struct cj *c, const struct cc_mov *mv, json_t *o,
 
 static bb_status read_mov(struct cj *c, json_t *o, struct cc_mov *mv)
 {
-	json_t *bones;
+	bb__jiter it;
+	json_t *jb;
 	double v;
-	size_t i;
 	bb_status s;
 
-	if ((s = bb__jexpect_object(&c->j, o)) != BB_OK ||
-	    !(mv->name = dup_str(c, o, "name", 1, &s)) ||
-	    (s = bb__jnum_range(&c->j, o, "dr", 0, 0, 1e7, &mv->dr)) != BB_OK ||
-	    (s = bb__jnum_range(&c->j, o, "drTW", 0, -1e7, 1e7, &mv->drtw)) != BB_OK ||
-	    (s = bb__jnum(&c->j, o, "to", 0, &mv->to)) != BB_OK ||
-	    (s = bb__jnum_range(&c->j, o, "sc", 1, 0, 1e6, &mv->sc)) != BB_OK ||
-	    (s = jflag(c, o, "lp", 1, &mv->loop)) != BB_OK ||
-	    (s = bb__jnum(&c->j, o, "twE", 0, &v)) != BB_OK ||
-	    (s = bb__jarray(&c->j, o, "mov_bone_data", 0, &bones)) != BB_OK)
+	snprintf(mv->path, sizeof mv->path, "%s", c->j->path.buf);
+	if ((s = bb__jexpect_object(c->j, o)) != BB_OK ||
+	    (s = dup_str(c, o, "name", 1, &mv->name)) != BB_OK ||
+	    (s = bb__jnum_range(c->j, o, "dr", 0, 0, 1e7, &mv->dr)) != BB_OK ||
+	    (s = bb__jnum_range(c->j, o, "drTW", 0, -1e7, 1e7, &mv->drtw)) != BB_OK ||
+	    (s = bb__jnum(c->j, o, "to", 0, &mv->to)) != BB_OK ||
+	    (s = bb__jnum_range(c->j, o, "sc", 1, 0, 1e6, &mv->sc)) != BB_OK ||
+	    (s = bb__jbool(c->j, o, "lp", 1, &mv->loop)) != BB_OK ||
+	    (s = bb__jnum(c->j, o, "twE", 0, &v)) != BB_OK ||
+	    (s = bb__jeach(c->j, o, "mov_bone_data", 0, &it)) != BB_OK)
 		return s;
 	mv->dr = floor(mv->dr);
 	mv->twe = fabs(v) < 1e6 ? (int)v : 3;
-	bb__jpath_key(&c->j.path, "mov_bone_data");
-	for (i = 0; i < json_array_size(bones); i++) {
-		size_t mark = bb__jpath_index(&c->j.path, i);
+	while (bb__jnext(&it, &jb)) {
 		struct cc_movbone *mb = bb__cc_add_movbone(c->d, mv);
 
 		if (!mb)
-			return bb__cc_nomem(c->d);
-		if ((s = read_movbone(c, mv, json_array_get(bones, i), mb)) != BB_OK)
+			return bb__build_nomem(c->d->b);
+		if ((s = read_movbone(c, mv, jb, mb)) != BB_OK)
 			return s;
-		bb__jpath_pop(&c->j.path, mark);
 	}
 	return BB_OK;
 }
@@ -445,200 +434,165 @@ static bb_status read_animation(struct cj *c, json_t *o)
 {
 	const char *name;
 	struct cc_arm *a;
-	json_t *movs;
-	size_t i;
+	bb__jiter it;
+	json_t *jm;
 	bb_status s;
 
-	if ((s = bb__jexpect_object(&c->j, o)) != BB_OK ||
-	    (s = bb__jstr(&c->j, o, "name", 1, &name)) != BB_OK ||
-	    (s = bb__jarray(&c->j, o, "mov_data", 0, &movs)) != BB_OK)
+	if ((s = bb__jexpect_object(c->j, o)) != BB_OK ||
+	    (s = bb__jstr(c->j, o, "name", 1, &name)) != BB_OK ||
+	    (s = bb__jeach(c->j, o, "mov_data", 0, &it)) != BB_OK)
 		return s;
 	if (!(a = bb__cc_find_arm(c->d, name))) {
+		bb__jdone(&it);
 		bb__model_warn(c->d->m, "%s: animation \"%s\" names no armature; "
-		               "ignored", c->d->ctx->name, name);
+		               "ignored", c->d->c->name, name);
 		return BB_OK;
 	}
 	c->version = a->version;
-	bb__jpath_key(&c->j.path, "mov_data");
-	for (i = 0; i < json_array_size(movs); i++) {
-		size_t mark = bb__jpath_index(&c->j.path, i);
+	while (bb__jnext(&it, &jm)) {
 		struct cc_mov *mv = bb__cc_add_mov(c->d, a);
 
 		if (!mv)
-			return bb__cc_nomem(c->d);
-		if ((s = read_mov(c, json_array_get(movs, i), mv)) != BB_OK)
+			return bb__build_nomem(c->d->b);
+		if ((s = read_mov(c, jm, mv)) != BB_OK)
 			return s;
-		bb__jpath_pop(&c->j.path, mark);
 	}
 	return BB_OK;
 }
 
 static bb_status read_display(struct cj *c, json_t *o, struct cc_display *ds)
 {
-	json_t *skins, *sk;
+	json_t *sk = NULL;
+	bb__jiter it;
 	double type;
 	bb_status s;
 
 	ds->skin.sx = ds->skin.sy = 1;
-	if ((s = bb__jexpect_object(&c->j, o)) != BB_OK ||
-	    !(ds->name = dup_str(c, o, "name", 0, &s)) ||
-	    (s = bb__jnum_range(&c->j, o, "displayType", 0, 0, 1e6, &type)) != BB_OK ||
-	    (s = bb__jarray(&c->j, o, "skin_data", 0, &skins)) != BB_OK)
+	if ((s = bb__jexpect_object(c->j, o)) != BB_OK ||
+	    (s = dup_str(c, o, "name", 0, &ds->name)) != BB_OK ||
+	    (s = bb__jnum_range(c->j, o, "displayType", 0, 0, 1e6, &type)) != BB_OK ||
+	    (s = bb__jeach(c->j, o, "skin_data", 0, &it)) != BB_OK)
 		return s;
 	ds->type = type == 1 || type == 2 ? (int)type : 0;
-	sk = json_array_get(skins, 0);
-	if (!sk)
+	if (!bb__jnext(&it, &sk))
 		return BB_OK;
-	bb__jpath_key(&c->j.path, "skin_data[0]");
-	if ((s = bb__jexpect_object(&c->j, sk)) != BB_OK ||
+	/* the first skin only */
+	if ((s = bb__jexpect_object(c->j, sk)) != BB_OK ||
 	    (s = read_node(c, sk, &ds->skin)) != BB_OK ||
 	    /* the reader's default for absent skews is 1 rad (spec 7.1) */
-	    (s = bb__jnum(&c->j, sk, "kX", 1, &ds->skin.kx)) != BB_OK ||
-	    (s = bb__jnum(&c->j, sk, "kY", 1, &ds->skin.ky)) != BB_OK)
+	    (s = bb__jnum(c->j, sk, "kX", 1, &ds->skin.kx)) != BB_OK ||
+	    (s = bb__jnum(c->j, sk, "kY", 1, &ds->skin.ky)) != BB_OK)
 		return s;
+	bb__jdone(&it);
 	return BB_OK;
 }
 
 static bb_status read_bone(struct cj *c, json_t *o, struct cc_bone *b)
 {
-	json_t *disps;
+	bb__jiter it;
+	json_t *jd;
 	double z;
-	size_t i;
 	bb_status s;
 
-	snprintf(b->path, sizeof b->path, "%s", c->j.path.buf);
-	if ((s = bb__jexpect_object(&c->j, o)) != BB_OK ||
-	    !(b->name = dup_str(c, o, "name", 1, &s)) ||
-	    !(b->parent = dup_str(c, o, "parent", 0, &s)) ||
+	snprintf(b->path, sizeof b->path, "%s", c->j->path.buf);
+	if ((s = bb__jexpect_object(c->j, o)) != BB_OK ||
+	    (s = dup_str(c, o, "name", 1, &b->name)) != BB_OK ||
+	    (s = dup_str(c, o, "parent", 0, &b->parent)) != BB_OK ||
 	    (s = read_node(c, o, &b->t)) != BB_OK ||
-	    (s = bb__jnum_range(&c->j, o, "z", 0, -1e6, 1e6, &z)) != BB_OK ||
-	    (s = bb__jarray(&c->j, o, "display_data", 0, &disps)) != BB_OK)
+	    (s = bb__jnum_range(c->j, o, "z", 0, -1e6, 1e6, &z)) != BB_OK ||
+	    (s = bb__jeach(c->j, o, "display_data", 0, &it)) != BB_OK)
 		return s;
 	b->z = (int)floor(z);
-	bb__jpath_key(&c->j.path, "display_data");
-	for (i = 0; i < json_array_size(disps); i++) {
-		size_t mark = bb__jpath_index(&c->j.path, i);
+	while (bb__jnext(&it, &jd)) {
 		struct cc_display *ds = bb__cc_add_display(c->d, b);
 
 		if (!ds)
-			return bb__cc_nomem(c->d);
-		if ((s = read_display(c, json_array_get(disps, i), ds)) != BB_OK)
+			return bb__build_nomem(c->d->b);
+		if ((s = read_display(c, jd, ds)) != BB_OK)
 			return s;
-		bb__jpath_pop(&c->j.path, mark);
 	}
 	return BB_OK;
 }
 
-static bb_status read_armature(struct cj *c, json_t *o, struct cc_arm *a)
+static bb_status read_armature(struct cj *c, json_t *o)
 {
-	json_t *bones;
-	size_t i;
+	struct cc_arm *a = bb__cc_add_arm(c->d);
+	bb__jiter it;
+	json_t *jb;
 	bb_status s;
 
-	if ((s = bb__jexpect_object(&c->j, o)) != BB_OK ||
-	    !(a->name = dup_str(c, o, "name", 1, &s)) ||
-	    (s = bb__jnum(&c->j, o, "version", 0.1, &a->version)) != BB_OK ||
-	    (s = bb__jarray(&c->j, o, "bone_data", 0, &bones)) != BB_OK)
+	if (!a)
+		return bb__build_nomem(c->d->b);
+	if ((s = bb__jexpect_object(c->j, o)) != BB_OK ||
+	    (s = dup_str(c, o, "name", 1, &a->name)) != BB_OK ||
+	    (s = bb__jnum(c->j, o, "version", 0.1, &a->version)) != BB_OK ||
+	    (s = bb__jeach(c->j, o, "bone_data", 0, &it)) != BB_OK)
 		return s;
-	if (json_array_size(bones) > (size_t)c->d->ctx->opts->max_bones)
-		return bb__jfail(&c->j, "bone_data", "%zu bones exceed the limit of %d",
-		                 json_array_size(bones), c->d->ctx->opts->max_bones);
-	bb__jpath_key(&c->j.path, "bone_data");
-	for (i = 0; i < json_array_size(bones); i++) {
-		size_t mark = bb__jpath_index(&c->j.path, i);
+	if (it.n > (size_t)c->d->c->opts->max_bones)
+		return bb__jlimit(c->j, NULL, CC_BONES_LIMIT, it.n,
+		                  c->d->c->opts->max_bones);
+	while (bb__jnext(&it, &jb)) {
 		struct cc_bone *b = bb__cc_add_bone(c->d, a);
 
 		if (!b)
-			return bb__cc_nomem(c->d);
-		if ((s = read_bone(c, json_array_get(bones, i), b)) != BB_OK)
-			return s;
-		bb__jpath_pop(&c->j.path, mark);
-	}
-	return BB_OK;
-}
-
-static bb_status read_texture(struct cj *c, json_t *o, struct cc_tex *t)
-{
-	bb_status s;
-
-	if ((s = bb__jexpect_object(&c->j, o)) != BB_OK ||
-	    !(t->name = dup_str(c, o, "name", 1, &s)) ||
-	    (s = bb__jnum(&c->j, o, "pX", 0.5, &t->px)) != BB_OK ||
-	    (s = bb__jnum(&c->j, o, "pY", 0.5, &t->py)) != BB_OK)
-		return s;
-	return BB_OK;
-}
-
-/* Each element of root[key] through fn(c, element, index). */
-static bb_status each(struct cj *c, json_t *root, const char *key,
-                      bb_status (*fn)(struct cj *, json_t *, size_t))
-{
-	json_t *arr;
-	size_t i;
-	bb_status s;
-
-	if ((s = bb__jarray(&c->j, root, key, 0, &arr)) != BB_OK)
-		return s;
-	for (i = 0; i < json_array_size(arr); i++) {
-		bb__jpath_init(&c->j.path);
-		bb__jpath_key(&c->j.path, key);
-		bb__jpath_index(&c->j.path, i);
-		if ((s = fn(c, json_array_get(arr, i), i)) != BB_OK)
+			return bb__build_nomem(c->d->b);
+		if ((s = read_bone(c, jb, b)) != BB_OK)
 			return s;
 	}
-	bb__jpath_init(&c->j.path);
 	return BB_OK;
 }
 
-static bb_status each_armature(struct cj *c, json_t *o, size_t i)
-{
-	struct cc_arm *a = bb__cc_add_arm(c->d);
-
-	(void)i;
-	return a ? read_armature(c, o, a) : bb__cc_nomem(c->d);
-}
-
-static bb_status each_animation(struct cj *c, json_t *o, size_t i)
-{
-	(void)i;
-	return read_animation(c, o);
-}
-
-static bb_status each_texture(struct cj *c, json_t *o, size_t i)
+static bb_status read_texture(struct cj *c, json_t *o)
 {
 	struct cc_tex *t = bb__cc_add_tex(c->d);
-
-	(void)i;
-	return t ? read_texture(c, o, t) : bb__cc_nomem(c->d);
-}
-
-/* config_file_path[i]: "x.plist" -> x.plist with x.png beside it.  A plist
- * that cannot be read is a warning (its images draw as nothing). */
-static bb_status each_config(struct cj *c, json_t *o, size_t i)
-{
-	char plist[4200], png[4200];
-	const char *rel = json_string_value(o), *dot;
-	struct stat st;
 	bb_status s;
 
-	(void)i;
-	if (!rel)
-		return bb__jfail(&c->j, NULL, "expected a string");
-	if (!bb__path_join(plist, sizeof plist, c->d->ctx->dir, rel))
-		return bb__jfail(&c->j, NULL, "path too long");
-	dot = strrchr(plist, '.');
-	snprintf(png, sizeof png, "%.*s.png",
-	         (int)(dot && dot > strrchr(plist, '/') ? (size_t)(dot - plist)
-	                                              : strlen(plist)), plist);
-	if (stat(plist, &st) != 0) {
+	if (!t)
+		return bb__build_nomem(c->d->b);
+	if ((s = bb__jexpect_object(c->j, o)) != BB_OK ||
+	    (s = dup_str(c, o, "name", 1, &t->name)) != BB_OK ||
+	    (s = bb__jnum(c->j, o, "pX", 0.5, &t->px)) != BB_OK ||
+	    (s = bb__jnum(c->j, o, "pY", 0.5, &t->py)) != BB_OK)
+		return s;
+	return BB_OK;
+}
+
+/* config_file_path[i] (path at it): a plist relative to the file; one
+ * that is not there is a warning (its images draw as nothing). */
+static bb_status read_config(struct cj *c, json_t *o)
+{
+	const char *rel;
+	bb__ref r;
+	int have;
+	bb_status s;
+
+	if ((s = bb__jstr(c->j, o, NULL, 1, &rel)) != BB_OK)
+		return s;
+	r = (bb__ref){ .at = c->j, .what = "atlas", .name = rel };
+	if ((have = bb__load_exists(c->d->c, &r)) < 0)
+		return BB_ERR_INPUT;
+	if (!have) {
 		bb__model_warn(c->d->m, "%s: atlas \"%s\" not found; its images are "
-		               "not drawn", c->d->ctx->name, rel);
+		               "not drawn", c->d->c->name, rel);
 		return BB_OK;
 	}
-	s = bb__plist_load(c->d->m, plist, stat(png, &st) == 0 ? png : NULL,
-	                   &c->d->atlas, c->j.err);
-	c->d->have_atlas |= s == BB_OK;
-	return s;
+	return bb__cc_plist(c->d, &r);
+}
+
+/* Each element of root[key] through fn. */
+static bb_status each(struct cj *c, json_t *root, const char *key,
+                      bb_status (*fn)(struct cj *, json_t *))
+{
+	bb__jiter it;
+	json_t *v;
+	bb_status s;
+
+	if ((s = bb__jeach(c->j, root, key, 0, &it)) != BB_OK)
+		return s;
+	while (bb__jnext(&it, &v))
+		if ((s = fn(c, v)) != BB_OK)
+			return s;
+	return BB_OK;
 }
 
 static bb_status read_json(struct cc_doc *d, json_t *root)
@@ -648,25 +602,24 @@ static bb_status read_json(struct cc_doc *d, json_t *root)
 
 	memset(&c, 0, sizeof c);
 	c.d = d;
-	c.j.file = d->ctx->name;
-	c.j.err = d->err;
-	bb__jpath_init(&c.j.path);
-	if ((s = bb__jexpect_object(&c.j, root)) != BB_OK ||
-	    (s = bb__jnum_range(&c.j, root, "content_scale", 1, 1e-6, 1e6,
+	c.j = &d->c->at;
+	/* some exporters write booleans as numbers */
+	c.j->flags = BB_J_LENIENT_BOOLS;
+	if ((s = bb__jexpect_object(c.j, root)) != BB_OK ||
+	    (s = bb__jnum_range(c.j, root, "content_scale", 1, 1e-6, 1e6,
 	                        &c.content_scale)) != BB_OK)
 		return s;
-	if ((s = each(&c, root, "armature_data", each_armature)) != BB_OK ||
-	    (s = each(&c, root, "animation_data", each_animation)) != BB_OK ||
-	    (s = each(&c, root, "texture_data", each_texture)) != BB_OK)
+	if ((s = each(&c, root, "armature_data", read_armature)) != BB_OK ||
+	    (s = each(&c, root, "animation_data", read_animation)) != BB_OK ||
+	    (s = each(&c, root, "texture_data", read_texture)) != BB_OK)
 		return s;
 	if (d->narms == 0)
-		return bb__jfail(&c.j, "armature_data", "no armatures");
-	if (d->ctx->opts->atlas_path) {
-		s = bb__plist_load(d->m, d->ctx->opts->atlas_path, NULL, &d->atlas, d->err);
-		d->have_atlas = s == BB_OK;
-		return s;
-	}
-	return each(&c, root, "config_file_path", each_config);
+		return bb__jfail(c.j, "armature_data", "no armatures");
+	if (d->c->opts->atlas_path)
+		return bb__cc_plist(d, &(bb__ref){ .what = "atlas",
+		                                  .name = d->c->opts->atlas_path,
+		                                  .dir = "" });
+	return each(&c, root, "config_file_path", read_config);
 }
 
 /* ---- loader table entry points ----------------------------------------- */
@@ -703,47 +656,31 @@ int bb__sniff_cocos_xml(const char *data, size_t size, const char *path)
 	       strchr(" \t\r\n>", p[9]) && strstr(p, "<armatures") != NULL;
 }
 
-static bb_status load(const bb__load_ctx *ctx, bb_model **out, bb_error *err,
-                      int xml)
+static bb_status load(bb__load_ctx *c, json_t *json, const bb__xnode *xml)
 {
 	struct cc_doc d;
-	json_t *root = NULL;
 	bb_status s;
 
-	*out = NULL;
 	memset(&d, 0, sizeof d);
-	d.ctx = ctx;
-	d.err = err;
-	d.format = xml ? "cocos-xml" : "cocos-json";
-	if (!(d.m = bb__model_new(d.format)))
-		return bb__cc_nomem(&d);
-	if (xml) {
-		s = bb__cc_read_xml(&d);
-	} else {
-		s = bb__json_parse(ctx->data, ctx->size, ctx->name, &root, err);
-		if (s == BB_OK)
-			s = read_json(&d, root);
-		json_decref(root);
-	}
+	d.c = c;
+	d.b = &c->b;
+	d.m = c->m;
+	s = xml ? bb__cc_read_xml(&d, xml) : read_json(&d, json);
 	if (s == BB_OK)
 		s = bb__cc_build(&d);
-	if (s != BB_OK) {
-		bb_model_free(d.m);
-		d.m = NULL;
-	}
 	doc_free(&d);
-	*out = d.m;
 	return s;
 }
 
-bb_status bb__load_cocos_json(const bb__load_ctx *ctx, bb_model **out,
-                              bb_error *err)
+bb_status bb__load_cocos_json(bb__load_ctx *c, json_t *root, bb_model *m)
 {
-	return load(ctx, out, err, 0);
+	(void)m;
+	return load(c, root, NULL);
 }
 
-bb_status bb__load_cocos_xml(const bb__load_ctx *ctx, bb_model **out,
-                             bb_error *err)
+bb_status bb__load_cocos_xml(bb__load_ctx *c, const bb__xnode *root,
+                             bb_model *m)
 {
-	return load(ctx, out, err, 1);
+	(void)m;
+	return load(c, NULL, root);
 }

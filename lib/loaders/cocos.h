@@ -52,6 +52,8 @@ struct cc_mov {
 	int nbones;
 	size_t cap;
 	struct cc_movbone *bones;
+	char path[256];            /* where it is, for messages */
+	int line;
 };
 
 struct cc_display {
@@ -67,7 +69,7 @@ struct cc_bone {
 	int ndisplays;
 	size_t cap;
 	struct cc_display *displays;
-	char path[128];            /* where it is, for messages */
+	char path[256];            /* where it is, for messages */
 	int line;
 };
 
@@ -86,10 +88,9 @@ struct cc_tex {
 };
 
 struct cc_doc {
-	const bb__load_ctx *ctx;
+	bb__load_ctx *c;
+	bb__build *b;
 	bb_model *m;
-	bb_error *err;
-	const char *format;        /* "cocos-json" or "cocos-xml" */
 	int narms, ntex;
 	size_t acap, tcap;
 	struct cc_arm *arms;
@@ -98,8 +99,8 @@ struct cc_doc {
 	int have_atlas;
 };
 
-/* cocos.c: helpers shared by the readers */
-bb_status bb__cc_nomem(struct cc_doc *d);
+/* cocos.c: helpers shared by the readers; NULL when out of memory (the
+ * frames of one bone: also beyond the key limit) */
 struct cc_arm *bb__cc_add_arm(struct cc_doc *d);
 struct cc_bone *bb__cc_add_bone(struct cc_doc *d, struct cc_arm *a);
 struct cc_display *bb__cc_add_display(struct cc_doc *d, struct cc_bone *b);
@@ -111,9 +112,13 @@ struct cc_arm *bb__cc_find_arm(struct cc_doc *d, const char *name);
 void bb__cc_frame_init(struct cc_frame *f);
 /* Chain-unwraps kX/kY of a bone's keys from the last one (spec 6.4). */
 void bb__cc_unwrap(struct cc_movbone *mb);
+/* Loads the plist r names into the atlas (have_atlas set). */
+bb_status bb__cc_plist(struct cc_doc *d, const bb__ref *r);
 
 /* cocos-xml.c */
-bb_status bb__cc_read_xml(struct cc_doc *d);
+bb_status bb__cc_read_xml(struct cc_doc *d, const bb__xnode *root);
+/* The limit of bones per armature, a message the readers share. */
+#define CC_BONES_LIMIT "%zu bones exceed the limit of %d"
 
 /* cocos-build.c: the description -> d->m */
 bb_status bb__cc_build(struct cc_doc *d);

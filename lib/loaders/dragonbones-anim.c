@@ -23,28 +23,27 @@ bb_status bb__db_key_list(struct anim_ctx *c, json_t *arr, struct keys *k)
 {
 	struct db *d = c->d;
 	double pos = 0, dur;
+	bb__jiter it;
+	json_t *jk;
 	size_t i;
 	bb_status s;
 
 	memset(k, 0, sizeof *k);
 	k->arr = arr;
-	k->n = json_array_size(arr);
-	if (k->n == 0)
-		return BB_OK;
+	if ((s = bb__jeach(d->j, arr, NULL, 0, &it)) != BB_OK || it.n == 0)
+		return s;
+	k->n = it.n;
 	k->start = bb__calloc(k->n, sizeof *k->start);
 	k->len = bb__calloc(k->n, sizeof *k->len);
 	if (!k->start || !k->len)
-		return bb__db_nomem(d);
-	for (i = 0; i < k->n; i++) {
-		json_t *jk = json_array_get(arr, i);
-		size_t mark = bb__jpath_index(&d->j.path, i);
-
-		if ((s = bb__jexpect_object(&d->j, jk)) != BB_OK ||
-		    (s = bb__db_num(d, jk, "duration", 1, &dur)) != BB_OK)
+		return bb__build_nomem(d->b);
+	while (bb__jnext(&it, &jk)) {
+		i = it.index;
+		if ((s = bb__jexpect_object(d->j, jk)) != BB_OK ||
+		    (s = bb__jnum(d->j, jk, "duration", 1, &dur)) != BB_OK)
 			return s;
 		if (dur < 0 || dur > 1e7)
-			return bb__jfail(&d->j, "duration", "%g frames is out of range", dur);
-		bb__jpath_pop(&d->j.path, mark);
+			return bb__jfail(d->j, "duration", "%g frames is out of range", dur);
 		k->start[i] = pos > c->frames ? c->frames : pos;
 		/* a zero-length key that is not last still takes a frame slot */
 		pos += i + 1 < k->n ? (dur > 0 ? floor(dur) : 1) : 0;
@@ -107,57 +106,39 @@ static bb_status key_interp(struct anim_ctx *c, json_t *jk, double len,
                             bb_interp *ip)
 {
 	struct db *d = c->d;
-	json_t *curve = json_object_get(jk, "curve"), *te = json_object_get(jk, "tweenEasing");
-	double e;
+	double e, *cv = NULL;
+	size_t count;
+	float *tab;
+	int n = (int)len + 1;
 	bb_status s;
 
 	memset(ip, 0, sizeof *ip);
 	ip->kind = BB_INTERP_STEP;
 	if (len <= 0)
 		return BB_OK;
-	if (curve && json_is_array(curve) && json_array_size(curve) >= 4) {
-		size_t count = json_array_size(curve), i;
-		int n = (int)len + 1;
-		double *cv;
-		float *tab;
-
+	if ((s = bb__jnums(d->j, jk, "curve", 0, 1u << 20, &cv, &count)) != BB_OK)
+		return s;
+	if (count >= 4) {
 		if (count % 6 != 4) {
+			free(cv);
 			bb__model_warn(d->m, "%s: curve with %zu numbers (not the exported "
-			               "form) eased linearly", d->ctx->name, count);
+			               "form) eased linearly", d->c->name, count);
 			ip->kind = BB_INTERP_LINEAR;
 			return BB_OK;
 		}
 		if (n > 100000)
 			n = 100000;
-		cv = bb__calloc(count, sizeof *cv);
-		tab = bb__realloc_array(c->an->tables, (size_t)c->an->ntables + (size_t)n,
-		                        sizeof *tab);
-		if (!cv || !tab) {
-			free(cv);
-			return bb__db_nomem(d);
+		if ((s = bb__build_table(d->b, c->an, n, &ip->table, &tab)) == BB_OK) {
+			sample_curve(cv, count, n, tab);
+			ip->kind = BB_INTERP_TABLE;
+			ip->ntable = n;
 		}
-		c->an->tables = tab;
-		for (i = 0; i < count; i++) {
-			json_t *v = json_array_get(curve, i);
-
-			if (!json_is_number(v)) {
-				free(cv);
-				return bb__jfail(&d->j, "curve", "expected numbers");
-			}
-			cv[i] = json_number_value(v);
-		}
-		sample_curve(cv, count, n, tab + c->an->ntables);
 		free(cv);
-		ip->kind = BB_INTERP_TABLE;
-		ip->table = c->an->ntables;
-		ip->ntable = n;
-		c->an->ntables += n;
-		return BB_OK;
+		return s;
 	}
-	if (!te || json_is_null(te) ||
-	    (json_is_string(te) && strcmp(json_string_value(te), "NaN") == 0))
-		return BB_OK;
-	if ((s = bb__db_num(d, jk, "tweenEasing", 0, &e)) != BB_OK)
+	free(cv);
+	/* absent, null or "NaN": hold */
+	if ((s = bb__jnum(d->j, jk, "tweenEasing", NAN, &e)) != BB_OK || isnan(e))
 		return s;
 	e = round(e * 100) / 100;
 	if (e == 0) {
@@ -183,26 +164,13 @@ bb_status bb__db_new_timeline(struct anim_ctx *c, const struct keys *k,
                               bb_tl_target target, int index, bb_prop prop,
                               bb_apply apply, int stride, bb_timeline **out)
 {
-	bb_anim *an = c->an;
-	bb_timeline *t = bb__realloc_array(an->timelines, (size_t)an->ntimelines + 1,
-	                                   sizeof *t);
-	size_t n = k->n + 1, i;
+	bb_timeline *t;
+	size_t i;
+	bb_status s;
 
-	if (!t)
-		return bb__db_nomem(c->d);
-	an->timelines = t;
-	t = &t[an->ntimelines++];
-	memset(t, 0, sizeof *t);
-	t->target = target;
-	t->index = index;
-	t->prop = prop;
-	t->apply = apply;
-	t->stride = stride;
-	t->times = bb__calloc(n, sizeof *t->times);
-	t->values = bb__calloc(n * (size_t)stride, sizeof *t->values);
-	t->interp = bb__calloc(n, sizeof *t->interp);
-	if (!t->times || !t->values || !t->interp)
-		return bb__db_nomem(c->d);
+	if ((s = bb__build_timeline(c->d->b, c->an, target, index, prop, apply,
+	                            stride, (int)k->n + 1, &t)) != BB_OK)
+		return s;
 	t->nkeys = (int)k->n;
 	for (i = 0; i < k->n; i++)
 		t->times[i] = bb__db_frame_time(c, k->start[i]);
@@ -214,20 +182,16 @@ bb_status bb__db_new_timeline(struct anim_ctx *c, const struct keys *k,
 bb_status bb__db_set_interps(struct anim_ctx *c, const struct keys *k,
                              bb_timeline *t, int stepped, int *wraps)
 {
-	size_t i;
+	bb__jiter it;
+	json_t *jk;
 	bb_status s;
 
 	*wraps = 0;
-	for (i = 0; i < k->n; i++) {
-		size_t mark = bb__jpath_index(&c->d->j.path, i);
-
-		if (stepped || k->n == 1)
-			t->interp[i].kind = BB_INTERP_STEP;
-		else if ((s = key_interp(c, json_array_get(k->arr, i), k->len[i],
-		                         &t->interp[i])) != BB_OK)
+	bb__jeach(c->d->j, k->arr, NULL, 0, &it);
+	while (bb__jnext(&it, &jk))
+		if (!stepped && k->n > 1 &&
+		    (s = key_interp(c, jk, k->len[it.index], &t->interp[it.index])) != BB_OK)
 			return s;
-		bb__jpath_pop(&c->d->j.path, mark);
-	}
 	/* the wrap tween to key 0 (used only while looping) */
 	if (k->n > 1 && k->len[k->n - 1] > 0 &&
 	    t->interp[k->n - 1].kind != BB_INTERP_STEP) {
@@ -242,19 +206,33 @@ bb_status bb__db_set_interps(struct anim_ctx *c, const struct keys *k,
 	return BB_OK;
 }
 
-/* Drops a timeline whose values all equal `identity` (setup pose). */
-static void drop_if_identity(bb_anim *an, double identity)
+bb_status bb__db_timeline_of(struct anim_ctx *c, json_t *arr, struct keys *k,
+                             bb_tl_target target, int index, bb_prop prop,
+                             bb_apply apply, int stride, int stepped,
+                             bb_timeline **out, int *wraps)
 {
-	bb_timeline *t = &an->timelines[an->ntimelines - 1];
+	bb_status s;
+
+	*out = NULL;
+	*wraps = 0;
+	if ((s = bb__db_key_list(c, arr, k)) != BB_OK || k->n == 0 ||
+	    (s = bb__db_new_timeline(c, k, target, index, prop, apply, stride,
+	                             out)) != BB_OK)
+		return s;
+	return bb__db_set_interps(c, k, *out, stepped, wraps);
+}
+
+/* Drops the last timeline when its values all equal `identity` (the
+ * setup pose). */
+static void drop_if_identity(struct anim_ctx *c, double identity)
+{
+	bb_timeline *t = &c->an->timelines[c->an->ntimelines - 1];
 	int i;
 
 	for (i = 0; i < t->nkeys * t->stride; i++)
 		if (t->values[i] != identity)
 			return;
-	free(t->times);
-	free(t->values);
-	free(t->interp);
-	an->ntimelines--;
+	bb__build_drop_timeline(c->d->b, c->an);
 }
 
 /* Rotation unwrapping at parse time (spec 7.1): cw of the previous key. */
@@ -285,18 +263,21 @@ static bb_status bone_prop(struct anim_ctx *c, const struct keys *k, int bone,
 	if (wraps)
 		t->values[k->n] = angle ? v[k->n - 1] + bb__norm_radian(v[0] - v[k->n - 1])
 		                        : v[0];
-	drop_if_identity(c->an, apply == BB_APPLY_MUL ? 1 : 0);
+	drop_if_identity(c, apply == BB_APPLY_MUL ? 1 : 0);
 	return BB_OK;
 }
 
-/* 4.5 / 5.0: bone[].frame[] {transform {x,y,skX,skY,scX,scY}, tweenRotate}. */
+/* 4.5 / 5.0: bone[].frame[] {transform {x,y,skX,skY,scX,scY}, tweenRotate}
+ * (the path at the list). */
 static bb_status bone_frames(struct anim_ctx *c, int bone, json_t *arr)
 {
 	struct db *d = c->d;
 	struct keys k;
 	double *v[6] = { NULL };
 	double cw_prev = 0;
-	size_t i;
+	bb__jiter it;
+	json_t *jk, *tr;
+	size_t i, mark;
 	int p;
 	bb_status s;
 
@@ -304,35 +285,32 @@ static bb_status bone_frames(struct anim_ctx *c, int bone, json_t *arr)
 		goto out;
 	for (p = 0; p < 6; p++)
 		if (!(v[p] = bb__calloc(k.n + 1, sizeof(double)))) {
-			s = bb__db_nomem(d);
+			s = bb__build_nomem(d->b);
 			goto out;
 		}
-	for (i = 0; i < k.n; i++) {
-		json_t *jk = json_array_get(arr, i), *tr = json_object_get(jk, "transform");
+	bb__jeach(d->j, arr, NULL, 0, &it);
+	while (bb__jnext(&it, &jk)) {
 		double skx = 0, sky = 0, cw;
-		size_t mark = bb__jpath_index(&d->j.path, i);
 
+		i = it.index;
 		v[4][i] = v[5][i] = 1;
-		if (tr && !json_is_null(tr)) {
-			bb__jpath_key(&d->j.path, "transform");
-			if ((s = bb__jexpect_object(&d->j, tr)) != BB_OK ||
-			    (s = bb__db_num(d, tr, "x", 0, &v[0][i])) != BB_OK ||
-			    (s = bb__db_num(d, tr, "y", 0, &v[1][i])) != BB_OK ||
-			    (s = bb__db_num(d, tr, "skX", 0, &skx)) != BB_OK ||
-			    (s = bb__db_num(d, tr, "skY", 0, &sky)) != BB_OK ||
-			    (s = bb__db_num(d, tr, "scX", 1, &v[4][i])) != BB_OK ||
-			    (s = bb__db_num(d, tr, "scY", 1, &v[5][i])) != BB_OK)
-				goto out;
-			bb__jpath_pop(&d->j.path, mark);
-			bb__jpath_index(&d->j.path, i);
-		}
-		if ((s = bb__db_num(d, jk, "tweenRotate", 0, &cw)) != BB_OK)
+		if ((s = bb__jobject(d->j, jk, "transform", 0, &tr)) != BB_OK)
+			goto out;
+		mark = bb__jpath_key(&d->j->path, "transform");
+		if ((s = bb__jnum(d->j, tr, "x", 0, &v[0][i])) != BB_OK ||
+		    (s = bb__jnum(d->j, tr, "y", 0, &v[1][i])) != BB_OK ||
+		    (s = bb__jnum(d->j, tr, "skX", 0, &skx)) != BB_OK ||
+		    (s = bb__jnum(d->j, tr, "skY", 0, &sky)) != BB_OK ||
+		    (s = bb__jnum(d->j, tr, "scX", 1, &v[4][i])) != BB_OK ||
+		    (s = bb__jnum(d->j, tr, "scY", 1, &v[5][i])) != BB_OK)
+			goto out;
+		bb__jpath_pop(&d->j->path, mark);
+		if ((s = bb__jnum(d->j, jk, "tweenRotate", 0, &cw)) != BB_OK)
 			goto out;
 		sky = bb__norm_radian(sky * DEG);
 		v[3][i] = bb__norm_radian(skx * DEG) - sky;
 		v[2][i] = i == 0 ? sky : unwrap(v[2][i - 1], sky, cw_prev);
 		cw_prev = cw;
-		bb__jpath_pop(&d->j.path, mark);
 	}
 	for (p = 0; p < 6 && s == BB_OK; p++)
 		s = bone_prop(c, &k, bone, (bb_prop)p, v[p], p == 2 || p == 3);
@@ -354,44 +332,46 @@ static bb_status bone_split(struct anim_ctx *c, int bone, json_t *jb)
 	bb_status s = BB_OK;
 
 	for (l = 0; l < 3 && s == BB_OK; l++) {
-		json_t *arr = json_object_get(jb, lists[l]);
 		struct keys k;
 		double *a = NULL, *b = NULL, cw_prev = 0;
+		bb__jiter it;
+		json_t *arr, *jk;
 		size_t i, mark;
 
+		if ((s = bb__jarray(d->j, jb, lists[l], 0, &arr)) != BB_OK)
+			return s;
 		if (!arr)
 			continue;
-		mark = bb__jpath_key(&d->j.path, lists[l]);
-		if (!json_is_array(arr))
-			return bb__jfail(&d->j, NULL, "expected an array");
+		mark = bb__jpath_key(&d->j->path, lists[l]);
 		if ((s = bb__db_key_list(c, arr, &k)) != BB_OK || k.n == 0) {
 			bb__db_keys_free(&k);
+			if (s == BB_OK)
+				bb__jpath_pop(&d->j->path, mark);
 			continue;
 		}
 		a = bb__calloc(k.n + 1, sizeof *a);
 		b = bb__calloc(k.n + 1, sizeof *b);
 		if (!a || !b)
-			s = bb__db_nomem(d);
-		for (i = 0; i < k.n && s == BB_OK; i++) {
-			json_t *jk = json_array_get(arr, i);
-			size_t m2 = bb__jpath_index(&d->j.path, i);
+			s = bb__build_nomem(d->b);
+		bb__jeach(d->j, arr, NULL, 0, &it);
+		while (s == BB_OK && bb__jnext(&it, &jk)) {
 			double cw = 0, r;
 
+			i = it.index;
 			if (l == 0) {
-				if ((s = bb__db_num(d, jk, "x", 0, &a[i])) == BB_OK)
-					s = bb__db_num(d, jk, "y", 0, &b[i]);
+				if ((s = bb__jnum(d->j, jk, "x", 0, &a[i])) == BB_OK)
+					s = bb__jnum(d->j, jk, "y", 0, &b[i]);
 			} else if (l == 2) {
-				if ((s = bb__db_num(d, jk, "x", 1, &a[i])) == BB_OK)
-					s = bb__db_num(d, jk, "y", 1, &b[i]);
-			} else if ((s = bb__db_num(d, jk, "rotate", 0, &r)) == BB_OK &&
-			           (s = bb__db_num(d, jk, "skew", 0, &b[i])) == BB_OK &&
-			           (s = bb__db_num(d, jk, "clockwise", 0, &cw)) == BB_OK) {
+				if ((s = bb__jnum(d->j, jk, "x", 1, &a[i])) == BB_OK)
+					s = bb__jnum(d->j, jk, "y", 1, &b[i]);
+			} else if ((s = bb__jnum(d->j, jk, "rotate", 0, &r)) == BB_OK &&
+			           (s = bb__jnum(d->j, jk, "skew", 0, &b[i])) == BB_OK &&
+			           (s = bb__jnum(d->j, jk, "clockwise", 0, &cw)) == BB_OK) {
 				r = bb__norm_radian(r * DEG);
 				a[i] = i == 0 ? r : unwrap(a[i - 1], r, cw_prev);
 				b[i] = bb__norm_radian(b[i] * DEG);
 				cw_prev = cw;
 			}
-			bb__jpath_pop(&d->j.path, m2);
 		}
 		if (s == BB_OK)
 			s = bone_prop(c, &k, bone, l == 0 ? BB_PROP_X : l == 1 ?
@@ -402,7 +382,8 @@ static bb_status bone_split(struct anim_ctx *c, int bone, json_t *jb)
 		free(a);
 		free(b);
 		bb__db_keys_free(&k);
-		bb__jpath_pop(&d->j.path, mark);
+		if (s == BB_OK)
+			bb__jpath_pop(&d->j->path, mark);
 	}
 	return s;
 }
@@ -414,167 +395,128 @@ static bb_status bone_timelines(struct anim_ctx *c, json_t *jb)
 	struct db *d = c->d;
 	const char *name;
 	json_t *arr;
-	int bone;
-	bb_status s;
+	int bone, first = c->an->ntimelines, i;
 	double sc, off;
+	size_t mark;
+	bb_status s;
 
-	if ((s = bb__jexpect_object(&d->j, jb)) != BB_OK ||
-	    (s = bb__jstr(&d->j, jb, "name", 1, &name)) != BB_OK ||
-	    (s = bb__db_num(d, jb, "scale", 1, &sc)) != BB_OK ||
-	    (s = bb__db_num(d, jb, "offset", 0, &off)) != BB_OK)
+	if ((s = bb__jexpect_object(d->j, jb)) != BB_OK ||
+	    (s = bb__jstr(d->j, jb, "name", 1, &name)) != BB_OK ||
+	    (s = bb__jnum(d->j, jb, "scale", 1, &sc)) != BB_OK ||
+	    (s = bb__jnum(d->j, jb, "offset", 0, &off)) != BB_OK)
 		return s;
-	if ((bone = bb__db_find_bone(d, name)) < 0)
-		return bb__jfail(&d->j, "name", "unknown bone \"%s\"", name);
+	if ((bone = bb__build_find_bone(d->a, name)) < 0)
+		return bb__jfail(d->j, "name", "unknown bone \"%s\"", name);
 	if (!(fabs(sc) <= 1e7) || !(fabs(off) <= 1e7))
-		return bb__jfail(&d->j, fabs(sc) <= 1e7 ? "offset" : "scale",
+		return bb__jfail(d->j, fabs(sc) <= 1e7 ? "offset" : "scale",
 		                 "%g is out of range", fabs(sc) <= 1e7 ? off : sc);
-	{
-		int first = c->an->ntimelines, i;
-
-		if ((arr = json_object_get(jb, "frame")) && json_is_array(arr)) {
-			size_t mark = bb__jpath_key(&d->j.path, "frame");
-
-			if ((s = bone_frames(c, bone, arr)) != BB_OK ||
-			    (s = bb__db_frame_events(c, arr, name)) != BB_OK)
-				return s;
-			bb__jpath_pop(&d->j.path, mark);
-		}
-		if ((s = bone_split(c, bone, jb)) != BB_OK)
+	if ((s = bb__jarray(d->j, jb, "frame", 0, &arr)) != BB_OK)
+		return s;
+	if (arr) {
+		mark = bb__jpath_key(&d->j->path, "frame");
+		if ((s = bone_frames(c, bone, arr)) != BB_OK)
 			return s;
-		/* timeline scale/offset (stored x100 and rounded by the runtime) */
-		sc = round(sc * 100) / 100;
-		off = round(off * 100) / 100;
-		for (i = first; i < c->an->ntimelines; i++) {
-			c->an->timelines[i].time_scale = sc > 0 ? sc : 1;
-			c->an->timelines[i].time_offset = off;
-		}
+		bb__jpath_pop(&d->j->path, mark);
+		if ((s = bb__db_frame_events(c, jb, "frame", name)) != BB_OK)
+			return s;
+	}
+	if ((s = bone_split(c, bone, jb)) != BB_OK)
+		return s;
+	/* timeline scale/offset (stored x100 and rounded by the runtime) */
+	sc = round(sc * 100) / 100;
+	off = round(off * 100) / 100;
+	for (i = first; i < c->an->ntimelines; i++) {
+		c->an->timelines[i].time_scale = sc > 0 ? sc : 1;
+		c->an->timelines[i].time_offset = off;
 	}
 	return BB_OK;
 }
 
-/* Runs fn over the objects of array `key` of ja, with the path set. */
+/* Runs fn over the elements of array ja[key], the path at each. */
 static bb_status each(struct anim_ctx *c, json_t *ja, const char *key,
                       bb_status (*fn)(struct anim_ctx *, json_t *))
 {
-	struct db *d = c->d;
-	json_t *arr = json_object_get(ja, key);
-	size_t i;
+	bb__jiter it;
+	json_t *v;
 	bb_status s;
 
-	if (!arr || json_is_null(arr))
-		return BB_OK;
-	if (!json_is_array(arr))
-		return bb__jfail(&d->j, key, "expected an array");
-	for (i = 0; i < json_array_size(arr); i++) {
-		size_t mark = bb__jpath_key(&d->j.path, key);
-
-		bb__jpath_index(&d->j.path, i);
-		if ((s = fn(c, json_array_get(arr, i))) != BB_OK)
+	if ((s = bb__jeach(c->d->j, ja, key, 0, &it)) != BB_OK)
+		return s;
+	while (bb__jnext(&it, &v))
+		if ((s = fn(c, v)) != BB_OK)
 			return s;
-		bb__jpath_pop(&d->j.path, mark);
-	}
 	return BB_OK;
 }
 
-static bb_status load_animation(struct db *d, json_t *ja, bb_anim *an)
+static bb_status load_animation(struct db *d, json_t *ja)
 {
 	struct anim_ctx c;
 	const char *name;
 	double frames, play_times, scale;
 	json_t *jz;
-	int i;
+	size_t mark;
 	bb_status s;
 
 	memset(&c, 0, sizeof c);
 	c.d = d;
-	c.an = an;
-	if ((s = bb__jexpect_object(&d->j, ja)) != BB_OK ||
-	    (s = bb__jstr(&d->j, ja, "name", 0, &name)) != BB_OK ||
-	    (s = bb__db_num(d, ja, "duration", 0, &frames)) != BB_OK ||
-	    (s = bb__db_num(d, ja, "playTimes", 1, &play_times)) != BB_OK ||
-	    (s = bb__db_num(d, ja, "scale", 1, &scale)) != BB_OK)
+	if ((s = bb__jexpect_object(d->j, ja)) != BB_OK ||
+	    (s = bb__jstr(d->j, ja, "name", 0, &name)) != BB_OK ||
+	    (s = bb__jnum(d->j, ja, "duration", 0, &frames)) != BB_OK ||
+	    (s = bb__jnum(d->j, ja, "playTimes", 1, &play_times)) != BB_OK ||
+	    (s = bb__jnum(d->j, ja, "scale", 1, &scale)) != BB_OK)
 		return s;
 	/* the runtime names an animation without a name (or with "") "default" */
 	if (!name || !name[0])
 		name = "default";
-	for (i = 0; i < d->a->nanims; i++)
-		if (d->a->anims[i].name && strcmp(d->a->anims[i].name, name) == 0)
-			return bb__jfail(&d->j, "name", "duplicate animation name \"%s\"",
-			                 name);
-	if (!(an->name = bb__strdup(name)))
-		return bb__db_nomem(d);
+	if ((s = bb__build_anim(d->b, d->a, name, &c.an)) != BB_OK)
+		return s;
 	if (frames < 0 || frames > 1e7)
-		return bb__jfail(&d->j, "duration", "%g frames is out of range", frames);
+		return bb__jfail(d->j, "duration", "%g frames is out of range", frames);
 	if (!(scale > 0))
 		scale = 1;
 	if (scale > 1e7)
-		return bb__jfail(&d->j, "scale", "%g is out of range", scale);
+		return bb__jfail(d->j, "scale", "%g is out of range", scale);
 	c.frames = floor(frames);
 	c.scale = scale;
 	c.fps = d->fps;
 	c.loop = frames > 0 && play_times != 1;
-	an->duration = bb__db_frame_time(&c, c.frames);
-	an->loop = c.loop;
-	an->layer = BB_LAYER_BODY;
+	c.an->duration = bb__db_frame_time(&c, c.frames);
+	c.an->loop = c.loop;
 	if ((s = each(&c, ja, "bone", bone_timelines)) != BB_OK ||
 	    (s = each(&c, ja, "slot", bb__db_slot_timelines)) != BB_OK ||
 	    (s = each(&c, ja, "ffd", bb__db_ffd_timeline)) != BB_OK ||
-	    (s = each(&c, ja, "ik", bb__db_ik_timeline)) != BB_OK)
+	    (s = each(&c, ja, "ik", bb__db_ik_timeline)) != BB_OK ||
+	    (s = bb__jobject(d->j, ja, "zOrder", 0, &jz)) != BB_OK)
 		return s;
-	if ((jz = json_object_get(ja, "zOrder")) && !json_is_null(jz)) {
-		size_t mark = bb__jpath_key(&d->j.path, "zOrder");
-
+	if (jz) {
+		mark = bb__jpath_key(&d->j->path, "zOrder");
 		if ((s = bb__db_zorder_timeline(&c, jz)) != BB_OK)
 			return s;
-		bb__jpath_pop(&d->j.path, mark);
+		bb__jpath_pop(&d->j->path, mark);
 	}
-	if (json_is_array(json_object_get(ja, "frame"))) {
-		size_t mark = bb__jpath_key(&d->j.path, "frame");
-
-		if ((s = bb__db_frame_events(&c, json_object_get(ja, "frame"), NULL)) != BB_OK)
-			return s;
-		bb__jpath_pop(&d->j.path, mark);
-	}
-	return BB_OK;
+	return bb__db_frame_events(&c, ja, "frame", NULL);
 }
 
-bb_status bb__db_load_animations(struct db *d)
+bb_status bb__db_load_animations(struct db *d, json_t *ja)
 {
-	json_t *anims, *acts;
-	size_t i, n, keys = 0;
+	const char *play;
+	bb__jiter it;
+	json_t *jan, *act;
 	int k;
 	bb_status s;
 
-	if ((s = bb__jarray(&d->j, d->ja, "animation", 0, &anims)) != BB_OK)
+	if ((s = bb__jeach(d->j, ja, "animation", 0, &it)) != BB_OK)
 		return s;
-	n = json_array_size(anims);
-	d->a->anims = bb__calloc(n, sizeof *d->a->anims);
-	if (!d->a->anims)
-		return bb__db_nomem(d);
-	for (i = 0; i < n; i++) {
-		size_t mark = bb__jpath_key(&d->j.path, "animation");
-
-		bb__jpath_index(&d->j.path, i);
-		s = load_animation(d, json_array_get(anims, i), &d->a->anims[i]);
-		d->a->nanims = (int)i + 1;
-		if (s != BB_OK)
+	while (bb__jnext(&it, &jan))
+		if ((s = load_animation(d, jan)) != BB_OK)
 			return s;
-		for (k = 0; k < d->a->anims[i].ntimelines; k++)
-			keys += (size_t)d->a->anims[i].timelines[k].nkeys;
-		if (keys > (size_t)d->ctx->opts->max_keys)
-			return bb_error_set(d->j.err, BB_ERR_LIMIT, d->ctx->name,
-			                    d->j.path.buf, "more than %d keys",
-			                    d->ctx->opts->max_keys);
-		bb__jpath_pop(&d->j.path, mark);
-	}
 	/* defaultActions: [{gotoAndPlay: name}] picks the default animation */
-	acts = json_object_get(d->ja, "defaultActions");
-	for (i = 0; i < json_array_size(acts); i++) {
-		json_t *a = json_array_get(acts, i);
-		const char *play = json_string_value(json_object_get(a, "gotoAndPlay"));
-
-		if (!play)
-			play = json_string_value(json_object_get(a, "name"));
+	if ((s = bb__jeach(d->j, ja, "defaultActions", 0, &it)) != BB_OK)
+		return s;
+	while (bb__jnext(&it, &act)) {
+		if ((s = bb__jstr(d->j, act, "gotoAndPlay", 0, &play)) != BB_OK ||
+		    (!play && (s = bb__jstr(d->j, act, "name", 0, &play)) != BB_OK))
+			return s;
 		for (k = 0; play && k < d->a->nanims; k++)
 			if (strcmp(d->a->anims[k].name, play) == 0)
 				d->a->default_anim = k;

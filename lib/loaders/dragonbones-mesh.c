@@ -15,35 +15,7 @@ enum { MESH_MAX_VERTS = 1 << 20 };
 static bb_status numbers(struct db *d, json_t *jd, const char *key, int required,
                          double **out, size_t *n)
 {
-	json_t *arr, *v;
-	size_t i;
-	bb_status s;
-
-	*out = NULL;
-	*n = 0;
-	if ((s = bb__jarray(&d->j, jd, key, required, &arr)) != BB_OK || !arr)
-		return s;
-	*n = json_array_size(arr);
-	if (*n > 8 * (size_t)MESH_MAX_VERTS)
-		return bb_error_set(d->j.err, BB_ERR_LIMIT, d->ctx->name, d->j.path.buf,
-		                    "%s: %zu numbers exceed the limit", key, *n);
-	*out = bb__calloc(*n, sizeof **out);
-	if (!*out)
-		return bb__db_nomem(d);
-	json_array_foreach(arr, i, v) {
-		if (!json_is_number(v) || !isfinite(json_number_value(v))) {
-			size_t mark = bb__jpath_key(&d->j.path, key);
-
-			bb__jpath_index(&d->j.path, i);
-			s = bb__jfail(&d->j, NULL, "expected a number");
-			bb__jpath_pop(&d->j.path, mark);
-			free(*out);
-			*out = NULL;
-			return s;
-		}
-		(*out)[i] = json_number_value(v);
-	}
-	return BB_OK;
+	return bb__jnums(d->j, jd, key, required, 8 * (size_t)MESH_MAX_VERTS, out, n);
 }
 
 static bb_affine affine_of(const double *v)
@@ -73,18 +45,18 @@ static bb_status bind_weights(struct db *d, bb_display *ds, const double *w,
 	bind = bb__calloc((size_t)d->nfile_bones, sizeof *bind);
 	have = bb__calloc((size_t)d->nfile_bones, 1);
 	if (!bind || !have) {
-		s = bb__db_nomem(d);
+		s = bb__build_nomem(d->b);
 		goto out;
 	}
 	if (nbp % 7 != 0) {
-		s = bb__jfail(&d->j, "bonePose", "length %zu is not a multiple of 7", nbp);
+		s = bb__jfail(d->j, "bonePose", "length %zu is not a multiple of 7", nbp);
 		goto out;
 	}
 	for (i = 0; i < nbp; i += 7) {
 		double b = bp[i];
 
 		if (b < 0 || b >= d->nfile_bones || b != floor(b)) {
-			s = bb__jfail(&d->j, "bonePose", "bone index %g out of range (%d "
+			s = bb__jfail(d->j, "bonePose", "bone index %g out of range (%d "
 			              "bones)", b, d->nfile_bones);
 			goto out;
 		}
@@ -95,7 +67,7 @@ static bb_status bind_weights(struct db *d, bb_display *ds, const double *w,
 	for (v = 0; v < ds->u.mesh.nverts; v++) {
 		if (at >= nw || w[at] < 0 || w[at] != floor(w[at]) ||
 		    w[at] > (double)(nw - at - 1) / 2) {
-			s = bb__jfail(&d->j, "weights", "truncated or malformed at vertex %d",
+			s = bb__jfail(d->j, "weights", "truncated or malformed at vertex %d",
 			              v);
 			goto out;
 		}
@@ -110,7 +82,7 @@ static bb_status bind_weights(struct db *d, bb_display *ds, const double *w,
 	              sizeof *d->meshes) ||
 	    !ds->u.mesh.wcount || !ds->u.mesh.wbone || !ds->u.mesh.wweight ||
 	    !ds->u.mesh.wpos) {
-		s = bb__db_nomem(d);
+		s = bb__build_nomem(d->b);
 		goto out;
 	}
 	dm = &d->meshes[d->nmeshes];
@@ -119,7 +91,7 @@ static bb_status bind_weights(struct db *d, bb_display *ds, const double *w,
 	dm->slot_pose = slot_pose;
 	dm->inv_bone_pose = bb__calloc((size_t)total, sizeof *dm->inv_bone_pose);
 	if (!dm->inv_bone_pose) {
-		s = bb__db_nomem(d);
+		s = bb__build_nomem(d->b);
 		goto out;
 	}
 	d->nmeshes++;
@@ -136,7 +108,7 @@ static bb_status bind_weights(struct db *d, bb_display *ds, const double *w,
 			bb_affine inv;
 
 			if (b < 0 || b >= d->nfile_bones || b != floor(b) || !have[(int)b]) {
-				s = bb__jfail(&d->j, "weights", "vertex %d names bone %g, which "
+				s = bb__jfail(d->j, "weights", "vertex %d names bone %g, which "
 				              "%s", v, b, b >= 0 && b < d->nfile_bones &&
 				              b == floor(b) ? "has no bonePose" : "does not exist");
 				goto out;
@@ -170,25 +142,23 @@ bb_status bb__db_mesh_geometry(struct db *d, json_t *jd, bb_display *ds,
 	    (s = numbers(d, jd, "weights", 0, &w, &nw)) != BB_OK)
 		goto out;
 	if (nv % 2 || nv / 2 > MESH_MAX_VERTS) {
-		s = bb__jfail(&d->j, "vertices", "%zu numbers: not x,y pairs", nv);
+		s = bb__jfail(d->j, "vertices", "%zu numbers: not x,y pairs", nv);
 		goto out;
 	}
 	if (nuv != nv) {
-		s = bb__jfail(&d->j, "uvs", "%zu numbers for %zu vertices", nuv, nv / 2);
+		s = bb__jfail(d->j, "uvs", "%zu numbers for %zu vertices", nuv, nv / 2);
 		goto out;
 	}
 	if (nt % 3) {
-		s = bb__jfail(&d->j, "triangles", "%zu indices: not a multiple of 3", nt);
+		s = bb__jfail(d->j, "triangles", "%zu indices: not a multiple of 3", nt);
 		goto out;
 	}
 	for (i = 0; i < nt; i++)
 		if (tris[i] < 0 || tris[i] >= nv / 2 || tris[i] != floor(tris[i])) {
-			size_t mark = bb__jpath_key(&d->j.path, "triangles");
-
-			bb__jpath_index(&d->j.path, i);
-			s = bb__jfail(&d->j, NULL, "vertex index %g out of range (%zu "
+			bb__jpath_key(&d->j->path, "triangles");
+			bb__jpath_index(&d->j->path, i);
+			s = bb__jfail(d->j, NULL, "vertex index %g out of range (%zu "
 			              "vertices)", tris[i], nv / 2);
-			bb__jpath_pop(&d->j.path, mark);
 			goto out;
 		}
 	ds->kind = BB_DISPLAY_MESH;
@@ -199,7 +169,7 @@ bb_status bb__db_mesh_geometry(struct db *d, json_t *jd, bb_display *ds,
 	ds->u.mesh.uvs = bb__calloc(nv / 2, sizeof(bb_vec2));
 	ds->u.mesh.indices = bb__calloc(nt, sizeof(int));
 	if (!ds->u.mesh.verts || !ds->u.mesh.uvs || !ds->u.mesh.indices) {
-		s = bb__db_nomem(d);
+		s = bb__build_nomem(d->b);
 		goto out;
 	}
 	for (i = 0; i < nv / 2; i++) {

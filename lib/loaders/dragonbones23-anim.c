@@ -109,26 +109,26 @@ static bb_status read_key(struct g23 *g, json_t *jk, int slot, double tl_px,
                           double tl_py, double tl_scale, struct key23 *k)
 {
 	static const char *const strs[] = { "event", "sound", "action", NULL };
-	struct db *d = g->d;
-	json_t *te = json_object_get(jk, "tweenEasing"), *col;
 	double px, py, di, tr;
+	json_t *c;
 	int has, hide;
 	bb_status s;
 
-	if ((s = bb__jexpect_object(&d->j, jk)) != BB_OK ||
-	    (s = bb__db_num(d, jk, "duration", 1, &k->dur)) != BB_OK ||
-	    (s = bb__db_num(d, jk, "tweenRotate", 0, &tr)) != BB_OK ||
-	    (s = bb__db_num(d, jk, "displayIndex", 0, &di)) != BB_OK ||
-	    (s = bb__db_bool(d, jk, "hide", 0, &hide)) != BB_OK ||
-	    (s = bb__db_num(d, jk, "z", slot >= 0 ? g->slots[slot].z : 0, &k->z)) != BB_OK ||
+	if ((s = bb__jexpect_object(g->j, jk)) != BB_OK ||
+	    (s = bb__jnum(g->j, jk, "duration", 1, &k->dur)) != BB_OK ||
+	    (s = bb__jnum(g->j, jk, "tweenRotate", 0, &tr)) != BB_OK ||
+	    (s = bb__jnum(g->j, jk, "displayIndex", 0, &di)) != BB_OK ||
+	    (s = bb__jbool(g->j, jk, "hide", 0, &hide)) != BB_OK ||
+	    (s = bb__jnum(g->j, jk, "z", slot >= 0 ? g->slots[slot].z : 0, &k->z)) != BB_OK ||
 	    (s = bb__db23_strings(g, jk, strs)) != BB_OK ||
 	    (s = bb__db23_read_tf(g, jk, &k->g, &px, &py, &has)) != BB_OK)
 		return s;
 	if (k->dur < 0 || k->dur > 1e7)
-		return bb__jfail(&d->j, "duration", "%g frames is out of range", k->dur);
-	/* tweenEasing: the key's, else the animation's when it auto-tweens */
-	if (te) {
-		if ((s = bb__db_num(d, jk, "tweenEasing", DB23_NO_TWEEN, &k->tween)) != BB_OK)
+		return bb__jfail(g->j, "duration", "%g frames is out of range", k->dur);
+	/* tweenEasing: the key's (a null one too), else the animation's when
+	 * it auto-tweens */
+	if (bb__jhas_member(jk, "tweenEasing")) {
+		if ((s = bb__jnum(g->j, jk, "tweenEasing", DB23_NO_TWEEN, &k->tween)) != BB_OK)
 			return s;
 	} else {
 		k->tween = g->auto_tween ? g->anim_tween : DB23_NO_TWEEN;
@@ -145,23 +145,16 @@ static bb_status read_key(struct g23 *g, json_t *jk, int slot, double tl_px,
 		k->g.y += m.b * px + m.d * py;
 	}
 	di = floor(di);
-	if (slot >= 0 && json_object_get(jk, "displayIndex") &&
+	if (slot >= 0 && bb__jhas_member(jk, "displayIndex") &&
 	    (di < -1 || di >= g->slots[slot].ndisp))
-		return bb__jfail(&d->j, "displayIndex", "display %g out of range (slot "
+		return bb__jfail(g->j, "displayIndex", "display %g out of range (slot "
 		                 "\"%s\" has %d)", di, g->slots[slot].name,
 		                 g->slots[slot].ndisp > 0 ? g->slots[slot].ndisp : 0);
 	k->raw_display = di < -1 ? -2 : di > 1e6 ? 1000000 : (int)di;
 	k->display = hide || di < -1 ? -1 : k->raw_display;
-	col = json_object_get(jk, "colorTransform");
-	if (col) {
-		json_t *c;
-		size_t mark = bb__jpath_key(&d->j.path, "colorTransform");
-
-		if ((s = bb__db23_color(g, col, &c)) != BB_OK)
-			return s;
-		json_decref(c);
-		bb__jpath_pop(&d->j.path, mark);
-	}
+	if ((s = bb__db23_color(g, jk, "colorTransform", &c)) != BB_OK)
+		return s;
+	bb__json_free(c);
 	k->src = jk;
 	return BB_OK;
 }
@@ -170,46 +163,44 @@ static bb_status read_key(struct g23 *g, json_t *jk, int slot, double tl_px,
  * 4.5 reader will place them. */
 static bb_status read_timeline(struct g23 *g, json_t *jt, struct tl23 *tl)
 {
-	struct db *d = g->d;
 	const char *name;
-	json_t *arr;
 	double sc, off, px, py, pos = 0;
+	bb__jiter it;
+	json_t *jk;
 	size_t i;
 	bb_status s;
 
 	memset(tl, 0, sizeof *tl);
 	tl->src = jt;
-	if ((s = bb__jexpect_object(&d->j, jt)) != BB_OK ||
-	    (s = bb__jstr(&d->j, jt, "name", 1, &name)) != BB_OK ||
-	    (s = bb__db_num(d, jt, "scale", 1, &sc)) != BB_OK ||
-	    (s = bb__db_num(d, jt, "offset", 0, &off)) != BB_OK ||
-	    (s = bb__db_num(d, jt, "pX", 0, &px)) != BB_OK ||
-	    (s = bb__db_num(d, jt, "pY", 0, &py)) != BB_OK ||
-	    (s = bb__jarray(&d->j, jt, "frame", 0, &arr)) != BB_OK)
+	if ((s = bb__jexpect_object(g->j, jt)) != BB_OK ||
+	    (s = bb__jstr(g->j, jt, "name", 1, &name)) != BB_OK ||
+	    (s = bb__jnum(g->j, jt, "scale", 1, &sc)) != BB_OK ||
+	    (s = bb__jnum(g->j, jt, "offset", 0, &off)) != BB_OK ||
+	    (s = bb__jnum(g->j, jt, "pX", 0, &px)) != BB_OK ||
+	    (s = bb__jnum(g->j, jt, "pY", 0, &py)) != BB_OK ||
+	    (s = bb__jarray(g->j, jt, "frame", 0, &jk)) != BB_OK)
 		return s;
 	if (!(fabs(sc) <= 1e7))
-		return bb__jfail(&d->j, "scale", "%g is out of range", sc);
+		return bb__jfail(g->j, "scale", "%g is out of range", sc);
 	if (!(fabs(off) <= 1e7))
-		return bb__jfail(&d->j, "offset", "%g is out of range", off);
+		return bb__jfail(g->j, "offset", "%g is out of range", off);
 	if ((tl->bone = bb__db23_bone(g, name)) < 0)
-		return bb__jfail(&d->j, "name", "unknown bone \"%s\"", name);
+		return bb__jfail(g->j, "name", "unknown bone \"%s\"", name);
 	if (g->tl_of_bone[tl->bone] >= 0)
-		return bb__jfail(&d->j, "name", "a second timeline for bone \"%s\"", name);
+		return bb__jfail(g->j, "name", "a second timeline for bone \"%s\"", name);
 	tl->slot = bb__db23_slot(g, name);
-	tl->n = json_array_size(arr);
+	bb__jeach(g->j, jt, "frame", 0, &it);
+	tl->n = it.n;
 	if (tl->n && !(tl->k = bb__calloc(tl->n, sizeof *tl->k)))
-		return bb__db_nomem(d);
-	bb__jpath_key(&d->j.path, "frame");
-	for (i = 0; i < tl->n; i++) {
-		struct key23 *k = &tl->k[i];
-		size_t mark = bb__jpath_index(&d->j.path, i);
+		return bb__build_nomem(g->d->b);
+	while (bb__jnext(&it, &jk)) {
+		struct key23 *k = &tl->k[it.index];
 
-		if ((s = read_key(g, json_array_get(arr, i), tl->slot, px, py, sc,
-		                  k)) != BB_OK)
+		i = it.index;
+		if ((s = read_key(g, jk, tl->slot, px, py, sc, k)) != BB_OK)
 			return s;
 		k->start = pos > g->frames ? g->frames : pos;
 		pos += i + 1 < tl->n ? (k->dur > 0 ? floor(k->dur) : 1) : 0;
-		bb__jpath_pop(&d->j.path, mark);
 	}
 	for (i = 0; i < tl->n; i++)
 		tl->k[i].len = (i + 1 < tl->n ? tl->k[i + 1].start : g->frames) -
@@ -228,13 +219,26 @@ static bb_status put_tween(struct g23 *g, json_t *of, double e)
 		return BB_OK;
 	if (e < -1 && e >= -2) {
 		bb__model_warn(g->d->m, "%s: tweenEasing %g (the 5.0 runtime's out-in "
-		               "ease) is drawn linear", g->d->ctx->name, e);
+		               "ease) is drawn linear", g->d->c->name, e);
 		e = 0;
 	}
 	if (e > 2 || e < -2)
 		e = 0;
-	bb__db23_put_num(g, of, "tweenEasing", e);
+	bb__jw_num(&g->w, of, "tweenEasing", e);
 	return BB_OK;
+}
+
+/* A new 4.5 timeline of tl in dst (its name, scale and offset); its
+ * frame list, or NULL (flagged). */
+static json_t *new_timeline(struct g23 *g, const struct tl23 *tl, json_t *dst)
+{
+	json_t *ot = bb__jw_object(&g->w);
+
+	bb__jw_append(&g->w, dst, ot);
+	bb__jw_copy(&g->w, ot, tl->src, "name");
+	bb__jw_copy(&g->w, ot, tl->src, "scale");
+	bb__jw_copy(&g->w, ot, tl->src, "offset");
+	return bb__jw_set(&g->w, ot, "frame", bb__jw_array(&g->w));
 }
 
 /* The output's bone timeline of tl: keys in the parent's space, as deltas
@@ -242,21 +246,17 @@ static bb_status put_tween(struct g23 *g, json_t *of, double e)
 static bb_status bone_timeline(struct g23 *g, const struct tl23 *tl, json_t *dst)
 {
 	const struct bone23 *b = &g->bones[tl->bone];
-	json_t *ot = json_object(), *fr;
+	json_t *fr;
 	size_t i;
 
-	bb__db23_append(g, dst, ot);
-	bb__db23_copy(g, ot, tl->src, "name");
-	bb__db23_copy(g, ot, tl->src, "scale");
-	bb__db23_copy(g, ot, tl->src, "offset");
-	if (!(fr = bb__db23_put(g, ot, "frame", json_array())))
+	if (!(fr = new_timeline(g, tl, dst)))
 		return bb__db23_flags(g);
 	for (i = 0; i < tl->n; i++) {
 		const struct key23 *k = &tl->k[i];
-		json_t *of = json_object();
+		json_t *of = bb__jw_object(&g->w);
 		struct tf l = k->g, dl;
 
-		bb__db23_append(g, fr, of);
+		bb__jw_append(&g->w, fr, of);
 		if (b->parent >= 0 && g->global) {
 			struct tf p = pose_at(g, b->parent, k->start);
 
@@ -268,13 +268,13 @@ static bb_status bone_timeline(struct g23 *g, const struct tl23 *tl, json_t *dst
 		dl.sky = l.sky - b->l.sky;
 		dl.sx = l.sx / b->l.sx;
 		dl.sy = l.sy / b->l.sy;
-		bb__db23_copy(g, of, k->src, "duration");
-		bb__db23_copy(g, of, k->src, "tweenRotate");
-		bb__db23_copy(g, of, k->src, "event");
-		bb__db23_copy(g, of, k->src, "sound");
-		bb__db23_copy(g, of, k->src, "action");
+		bb__jw_copy(&g->w, of, k->src, "duration");
+		bb__jw_copy(&g->w, of, k->src, "tweenRotate");
+		bb__jw_copy(&g->w, of, k->src, "event");
+		bb__jw_copy(&g->w, of, k->src, "sound");
+		bb__jw_copy(&g->w, of, k->src, "action");
 		put_tween(g, of, k->tween);
-		bb__db23_put(g, of, "transform", bb__db23_tf_json(g, &dl));
+		bb__jw_set(&g->w, of, "transform", bb__db23_tf_json(g, &dl));
 	}
 	return bb__db23_flags(g);
 }
@@ -282,28 +282,24 @@ static bb_status bone_timeline(struct g23 *g, const struct tl23 *tl, json_t *dst
 /* The output's slot timeline of tl: display index and colour keys. */
 static bb_status slot_timeline(struct g23 *g, const struct tl23 *tl, json_t *dst)
 {
-	json_t *ot = json_object(), *fr;
+	json_t *fr;
 	size_t i;
 	bb_status s;
 
-	bb__db23_append(g, dst, ot);
-	bb__db23_copy(g, ot, tl->src, "name");
-	bb__db23_copy(g, ot, tl->src, "scale");
-	bb__db23_copy(g, ot, tl->src, "offset");
-	if (!(fr = bb__db23_put(g, ot, "frame", json_array())))
+	if (!(fr = new_timeline(g, tl, dst)))
 		return bb__db23_flags(g);
 	for (i = 0; i < tl->n; i++) {
 		const struct key23 *k = &tl->k[i];
-		json_t *of = json_object(), *c;
+		json_t *of = bb__jw_object(&g->w), *c;
 
-		bb__db23_append(g, fr, of);
-		bb__db23_copy(g, of, k->src, "duration");
+		bb__jw_append(&g->w, fr, of);
+		bb__jw_copy(&g->w, of, k->src, "duration");
 		put_tween(g, of, k->tween);
-		bb__db23_put_num(g, of, "displayIndex", k->display);
-		if ((s = bb__db23_color(g, json_object_get(k->src, "colorTransform"), &c)) != BB_OK)
+		bb__jw_num(&g->w, of, "displayIndex", k->display);
+		if ((s = bb__db23_color(g, k->src, "colorTransform", &c)) != BB_OK)
 			return s;   /* checked in read_key */
 		if (c)
-			bb__db23_put(g, of, "color", c);
+			bb__jw_set(&g->w, of, "color", c);
 	}
 	return bb__db23_flags(g);
 }
@@ -355,7 +351,7 @@ static bb_status zorder_timeline(struct g23 *g, json_t *oa)
 
 	/* the frames where some slot's z changes, and frame 0 */
 	if (!bb__grow((void **)&pos, &cap, 1, sizeof *pos))
-		return bb__db_nomem(g->d);
+		return bb__build_nomem(g->d->b);
 	pos[0] = 0;
 	for (i = 0; i < g->ntl; i++)
 		for (k = 0; g->tl[i].slot >= 0 && k < g->tl[i].n; k++) {
@@ -365,7 +361,7 @@ static bb_status zorder_timeline(struct g23 *g, json_t *oa)
 				continue;
 			if (!bb__grow((void **)&pos, &cap, (size_t)n + 1, sizeof *pos)) {
 				free(pos);
-				return bb__db_nomem(g->d);
+				return bb__build_nomem(g->d->b);
 			}
 			pos[n++] = g->tl[i].k[k].start;
 		}
@@ -373,20 +369,21 @@ static bb_status zorder_timeline(struct g23 *g, json_t *oa)
 		free(pos);
 		return BB_OK;
 	}
-	if ((double)n * g->nslots > g->d->ctx->opts->max_keys) {
+	if ((double)n * g->nslots > g->d->c->opts->max_keys) {
 		free(pos);
-		return bb_error_set(g->d->j.err, BB_ERR_LIMIT, g->d->ctx->name,
-		                    g->d->j.path.buf, "z changes of %d slots at %d "
-		                    "frames exceed the limit of %d keys", g->nslots, n,
-		                    g->d->ctx->opts->max_keys);
+		return bb__jlimit(g->j, NULL, "z changes of %d slots at %d frames "
+		                  "exceed the limit of %d keys", g->nslots, n,
+		                  g->d->c->opts->max_keys);
 	}
 	qsort(pos, (size_t)n, sizeof *pos, pos_cmp);
 	zs = bb__calloc((size_t)g->nslots, sizeof *zs);
 	prev = bb__calloc((size_t)g->nslots, sizeof *prev);
 	at = bb__calloc((size_t)g->nslots, sizeof *at);
 	if (!zs || !prev || !at ||
-	    !(fr = bb__db23_put(g, bb__db23_put(g, oa, "zOrder", json_object()), "frame", json_array()))) {
-		s = bb__db_nomem(g->d);
+	    !(fr = bb__jw_set(&g->w, bb__jw_set(&g->w, oa, "zOrder",
+	                                         bb__jw_object(&g->w)),
+	                      "frame", bb__jw_array(&g->w)))) {
+		s = bb__build_nomem(g->d->b);
 		goto out;
 	}
 	for (i = 0; i < g->nslots; i++)
@@ -407,21 +404,21 @@ static bb_status zorder_timeline(struct g23 *g, json_t *oa)
 		if (!changed)
 			continue;
 		if (last)
-			bb__db23_put_num(g, last, "duration", pos[k] - last_at);
-		of = json_object();
-		bb__db23_append(g, fr, of);
-		bb__db23_put_num(g, of, "duration", g->frames - pos[k]);
+			bb__jw_num(&g->w, last, "duration", pos[k] - last_at);
+		of = bb__jw_object(&g->w);
+		bb__jw_append(&g->w, fr, of);
+		bb__jw_num(&g->w, of, "duration", g->frames - pos[k]);
 		/* slot zs[i].slot paints at position i: [slot, offset] pairs in
 		 * slot order */
 		for (i = 0; i < g->nslots; i++) {
 			prev[i] = zs[i].slot;
 			at[zs[i].slot] = i;
 		}
-		list = bb__db23_put(g, of, "zOrder", json_array());
+		list = bb__jw_set(&g->w, of, "zOrder", bb__jw_array(&g->w));
 		for (i = 0; i < g->nslots; i++)
 			if (at[i] != i) {
-				bb__db23_append(g, list, json_integer(i));
-				bb__db23_append(g, list, json_integer(at[i] - i));
+				bb__jw_append_num(&g->w, list, i);
+				bb__jw_append_num(&g->w, list, at[i] - i);
 			}
 		last = of;
 		last_at = pos[k];
@@ -437,68 +434,64 @@ out:
 
 bb_status bb__db23_read_animation(struct g23 *g, json_t *ja, json_t *dst)
 {
-	struct db *d = g->d;
-	json_t *oa = json_object(), *arr, *bones, *slots;
+	json_t *oa = bb__jw_object(&g->w), *jt, *bones, *slots;
 	double dur, loop;
-	size_t i;
+	bb__jiter it;
 	int k;
 	bb_status s;
 
-	bb__db23_append(g, dst, oa);
+	bb__jw_append(&g->w, dst, oa);
 	if ((s = bb__db23_flags(g)) != BB_OK ||
-	    (s = bb__jexpect_object(&d->j, ja)) != BB_OK ||
-	    (s = bb__db_num(d, ja, "duration", 1, &dur)) != BB_OK ||
-	    (s = bb__db_num(d, ja, "scale", 1, &g->anim_scale)) != BB_OK ||
-	    (s = bb__db_num(d, ja, "loop", 1, &loop)) != BB_OK ||
-	    (s = bb__db_num(d, ja, "tweenEasing", 0, &g->anim_tween)) != BB_OK ||
-	    (s = bb__db_bool(d, ja, "autoTween", 1, &g->auto_tween)) != BB_OK ||
-	    (s = bb__jarray(&d->j, ja, "timeline", 0, &arr)) != BB_OK)
+	    (s = bb__jexpect_object(g->j, ja)) != BB_OK ||
+	    (s = bb__jnum(g->j, ja, "duration", 1, &dur)) != BB_OK ||
+	    (s = bb__jnum(g->j, ja, "scale", 1, &g->anim_scale)) != BB_OK ||
+	    (s = bb__jnum(g->j, ja, "loop", 1, &loop)) != BB_OK ||
+	    (s = bb__jnum(g->j, ja, "tweenEasing", 0, &g->anim_tween)) != BB_OK ||
+	    (s = bb__jbool(g->j, ja, "autoTween", 1, &g->auto_tween)) != BB_OK ||
+	    (s = bb__jeach(g->j, ja, "timeline", 0, &it)) != BB_OK)
 		return s;
-	if (dur < 0 || dur > 1e7)
-		return bb__jfail(&d->j, "duration", "%g frames is out of range", dur);
-	if (!(fabs(g->anim_scale) <= 1e7))
-		return bb__jfail(&d->j, "scale", "%g is out of range", g->anim_scale);
+	if (dur < 0 || dur > 1e7) {
+		bb__jdone(&it);
+		return bb__jfail(g->j, "duration", "%g frames is out of range", dur);
+	}
+	if (!(fabs(g->anim_scale) <= 1e7)) {
+		bb__jdone(&it);
+		return bb__jfail(g->j, "scale", "%g is out of range", g->anim_scale);
+	}
 	g->frames = dur < 1 ? 1 : floor(dur);
 	g->loops = loop != 1;
-	bb__db23_copy(g, oa, ja, "name");
-	bb__db23_copy(g, oa, ja, "scale");
-	bb__db23_copy(g, oa, ja, "frame");
-	bb__db23_put_num(g, oa, "duration", g->frames);
-	bb__db23_put_num(g, oa, "playTimes", loop);
+	bb__jw_copy(&g->w, oa, ja, "name");
+	bb__jw_copy(&g->w, oa, ja, "scale");
+	bb__jw_copy(&g->w, oa, ja, "frame");
+	bb__jw_num(&g->w, oa, "duration", g->frames);
+	bb__jw_num(&g->w, oa, "playTimes", loop);
 	for (k = 0; k < g->nbones; k++)
 		g->tl_of_bone[k] = -1;
 	for (k = 0; k < g->nslots; k++)
 		g->tl_of_slot[k] = -1;
 	bb__db23_free_timelines(g);
-	if (json_array_size(arr) &&
-	    !(g->tl = bb__calloc(json_array_size(arr), sizeof *g->tl)))
-		return bb__db_nomem(d);
-	for (i = 0; i < json_array_size(arr); i++) {
-		size_t mark = bb__jpath_key(&d->j.path, "timeline");
-
-		bb__jpath_index(&d->j.path, i);
-		s = read_timeline(g, json_array_get(arr, i), &g->tl[i]);
-		g->ntl = (int)i + 1;
+	if (it.n && !(g->tl = bb__calloc(it.n, sizeof *g->tl)))
+		return bb__build_nomem(g->d->b);
+	while (bb__jnext(&it, &jt)) {
+		s = read_timeline(g, jt, &g->tl[it.index]);
+		g->ntl = (int)it.index + 1;
 		if (s != BB_OK)
 			return s;
-		g->tl_of_bone[g->tl[i].bone] = (int)i;
-		if (g->tl[i].slot >= 0)
-			g->tl_of_slot[g->tl[i].slot] = (int)i;
-		bb__jpath_pop(&d->j.path, mark);
+		g->tl_of_bone[g->tl[it.index].bone] = (int)it.index;
+		if (g->tl[it.index].slot >= 0)
+			g->tl_of_slot[g->tl[it.index].slot] = (int)it.index;
 	}
-	bones = bb__db23_put(g, oa, "bone", json_array());
-	slots = bb__db23_put(g, oa, "slot", json_array());
+	bones = bb__jw_set(&g->w, oa, "bone", bb__jw_array(&g->w));
+	slots = bb__jw_set(&g->w, oa, "slot", bb__jw_array(&g->w));
 	if ((s = bb__db23_flags(g)) != BB_OK)
 		return s;
-	for (k = 0; k < g->ntl; k++) {
-		size_t mark = bb__jpath_key(&d->j.path, "timeline");
+	bb__jeach(g->j, ja, "timeline", 0, &it);
+	while (bb__jnext(&it, &jt)) {
+		const struct tl23 *tl = &g->tl[it.index];
 
-		bb__jpath_index(&d->j.path, (size_t)k);
-		if ((s = bone_timeline(g, &g->tl[k], bones)) != BB_OK ||
-		    (g->tl[k].slot >= 0 &&
-		     (s = slot_timeline(g, &g->tl[k], slots)) != BB_OK))
+		if ((s = bone_timeline(g, tl, bones)) != BB_OK ||
+		    (tl->slot >= 0 && (s = slot_timeline(g, tl, slots)) != BB_OK))
 			return s;
-		bb__jpath_pop(&d->j.path, mark);
 	}
 	/* slots the animation has no timeline for are hidden */
 	for (k = 0; k < g->nslots; k++) {
@@ -506,14 +499,14 @@ bb_status bb__db23_read_animation(struct g23 *g, json_t *ja, json_t *dst)
 
 		if (g->tl_of_slot[k] >= 0)
 			continue;
-		ot = json_object();
-		bb__db23_append(g, slots, ot);
-		bb__db23_put(g, ot, "name", json_string(g->slots[k].name));
-		fr = bb__db23_put(g, ot, "frame", json_array());
-		of = json_object();
-		bb__db23_append(g, fr, of);
-		bb__db23_put_num(g, of, "duration", g->frames);
-		bb__db23_put_num(g, of, "displayIndex", -1);
+		ot = bb__jw_object(&g->w);
+		bb__jw_append(&g->w, slots, ot);
+		bb__jw_str(&g->w, ot, "name", g->slots[k].name);
+		fr = bb__jw_set(&g->w, ot, "frame", bb__jw_array(&g->w));
+		of = bb__jw_object(&g->w);
+		bb__jw_append(&g->w, fr, of);
+		bb__jw_num(&g->w, of, "duration", g->frames);
+		bb__jw_num(&g->w, of, "displayIndex", -1);
 	}
 	if ((s = bb__db23_flags(g)) != BB_OK)
 		return s;

@@ -1,8 +1,8 @@
 /* DragonBones 2.3 / 3.0 reading, shared by dragonbones23.c (the document:
  * bones, slots, skins) and dragonbones23-anim.c (animations): the source
- * as read and checked, and helpers that build the translated 4.5 document.
- * Building helpers never fail by themselves: an allocation failure or a
- * value that overflowed sets a sticky flag that bb__db23_flags reports. */
+ * as read and checked, and helpers that build the translated 4.5 document
+ * (json.h's writer: an allocation failure or a value that overflowed sets
+ * a sticky flag that bb__db23_flags reports). */
 #ifndef BB_LOADERS_DRAGONBONES23_H
 #define BB_LOADERS_DRAGONBONES23_H
 
@@ -28,6 +28,7 @@ struct slot23 {
 	int seq;               /* definition order: ties of z */
 	int ndisp;             /* most displays any skin gives it (-1: none) */
 	int display;           /* setup display index */
+	int arm_index;         /* its place in the armature's slot[], or -1 */
 	json_t *src;
 };
 
@@ -49,8 +50,9 @@ struct tl23 {
 
 struct g23 {
 	struct db *d;
+	bb__jctx *j;           /* the 2.3 file's reader (errors name its fields) */
+	bb__jw w;              /* the 4.5 document being written */
 	int global;            /* isGlobal: transforms in armature space */
-	int oom, inf;          /* sticky: allocation failed, a value overflowed */
 	json_t *ja;            /* the source armature */
 	int nbones, nslots;
 	struct bone23 *bones;
@@ -64,15 +66,7 @@ struct g23 {
 	int *tl_of_slot;       /* slot (draw order) -> its timeline, or -1 */
 };
 
-
-/* Sets obj[key] = v (stolen); returns v, or NULL (flagged). */
-json_t *bb__db23_put(struct g23 *g, json_t *obj, const char *key, json_t *v);
-/* obj[key] = v; a value that is not finite is flagged. */
-void bb__db23_put_num(struct g23 *g, json_t *obj, const char *key, double v);
-/* dst[key] = src[key] (shared) when src has it. */
-void bb__db23_copy(struct g23 *g, json_t *dst, json_t *src, const char *key);
-void bb__db23_append(struct g23 *g, json_t *arr, json_t *v);
-/* The sticky flags as a status at the current path. */
+/* The writer's sticky failures as a status at the current path. */
 bb_status bb__db23_flags(struct g23 *g);
 
 bb_affine bb__db23_matrix(const struct tf *t);
@@ -83,9 +77,10 @@ bb_status bb__db23_read_tf(struct g23 *g, json_t *obj, struct tf *t, double *px,
 /* Armature-space G of a bone whose parent is at P, in the parent's space. */
 struct tf bb__db23_to_local(const struct tf *G, const struct tf *P);
 json_t *bb__db23_tf_json(struct g23 *g, const struct tf *t);
-/* A colour transform object c (path set), checked, as a new 4.5 `color`
- * object in *out (NULL when c is absent or null). */
-bb_status bb__db23_color(struct g23 *g, json_t *c, json_t **out);
+/* Colour transform obj[key], checked, as a new 4.5 `color` object in *out
+ * (NULL when it is absent). */
+bb_status bb__db23_color(struct g23 *g, json_t *obj, const char *key,
+                         json_t **out);
 /* Optional string members `keys` (NULL-terminated) of obj, checked. */
 bb_status bb__db23_strings(struct g23 *g, json_t *obj, const char *const *keys);
 /* Bone (file index) or slot (draw order) by name, or -1. */

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "bonebake/image.h"
 #include "loaders/forge.h"
@@ -16,7 +15,8 @@
 /* A model and its parents, child first. */
 struct chain {
 	json_t *root[FG_MAX_PARENTS + 1];
-	char file[FG_MAX_PARENTS + 1][256];   /* basenames, for errors */
+	bb__jctx j[FG_MAX_PARENTS + 1];         /* each file's reader */
+	char file[FG_MAX_PARENTS + 1][256];     /* basenames, for errors */
 	char path[FG_MAX_PARENTS + 1][4096];
 	int n;
 };
@@ -24,11 +24,6 @@ struct chain {
 static const char *const face_names[BB_FACE_COUNT] = {
 	"down", "up", "north", "south", "west", "east"
 };
-
-bb_status bb__fg_nomem(struct fg *f)
-{
-	return bb_error_set(f->j.err, BB_ERR_NOMEM, f->j.file, NULL, "out of memory");
-}
 
 int bb__fg_resource(const struct fg *f, const char *name, const char *kind,
                     const char *ext, char *buf, size_t size)
@@ -45,98 +40,114 @@ int bb__fg_resource(const struct fg *f, const char *name, const char *kind,
 		snprintf(ns, sizeof ns, "minecraft");
 	n = snprintf(buf, size, "%s/%s/%s/%s%s", f->assets, ns[0] ? ns : "minecraft",
 	             kind, colon ? colon + 1 : name, ext);
-	return n > 0 && (size_t)n < size && !strstr(colon ? colon + 1 : name, "..");
+	return n > 0 && (size_t)n < size;
 }
 
-static int is_file(const char *path)
+/* Model k of the chain from the file at c->path[k], named by r; its
+ * textures checked. */
+static bb_status read_model(struct fg *f, struct chain *c, const bb__ref *r)
 {
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static bb_status read_json(struct fg *f, const char *path, json_t **out)
-{
+	int k = c->n;
+	bb__jctx *j = &c->j[k];
+	bb__jiter it;
+	json_t *v;
+	const char *tex;
 	char *data;
 	size_t size;
 	bb_status s;
 
-	s = bb__read_file(path, f->ctx->opts->max_file_bytes, &data, &size, f->j.err);
+	snprintf(c->file[k], sizeof c->file[k], "%s", bb__basename(c->path[k]));
+	bb__jctx_init(j, c->file[k], f->c->err, 0);
+	if ((s = bb__load_open(f->c, r, 0, &data, &size, NULL, 0)) != BB_OK)
+		return s;
+	s = bb__json_parse(data, size, c->file[k], &c->root[k], f->c->err);
+	free(data);
 	if (s != BB_OK)
 		return s;
-	s = bb__json_parse(data, size, bb__basename(path), out, f->j.err);
-	free(data);
-	if (s == BB_OK && !json_is_object(*out)) {
-		json_decref(*out);
-		*out = NULL;
-		return bb_error_set(f->j.err, BB_ERR_INPUT, bb__basename(path), NULL,
-		                    "a block model must be a JSON object");
-	}
-	return s;
+	c->n++;
+	if (bb__jkind_of(c->root[k], NULL) != BB_JK_OBJECT)
+		return bb__jfail(j, NULL, "a block model must be a JSON object");
+	if ((s = bb__jeach_member(j, c->root[k], "textures", 0, &it)) != BB_OK)
+		return s;
+	while (bb__jnext(&it, &v))
+		if ((s = bb__jstr(j, v, NULL, 1, &tex)) != BB_OK)
+			return s;
+	return BB_OK;
 }
 
-/* Where `parent` of model k points: the file, or "" for a builtin or a
- * vanilla model that is not there (treated as empty, with a warning). */
-static bb_status parent_path(struct fg *f, struct chain *c, const char *parent,
-                             char *buf, size_t size)
+/* Where `parent` of the last model points, into the next path of the
+ * chain: "" for a builtin or a vanilla model that is not there (treated as
+ * empty, with a warning).  Its reader's path is at "parent". */
+static bb_status parent_path(struct fg *f, struct chain *c, const char *parent)
 {
 	int vanilla = !strchr(parent, ':') || strncmp(parent, "minecraft:", 10) == 0;
+	bb__jctx *j = &c->j[c->n - 1];
+	char *buf = c->path[c->n];
+	int have;
 
 	buf[0] = '\0';
 	if (strncmp(parent, "builtin/", 8) == 0) {
-		bb__model_warn(f->m, "%s: parent \"%s\" is built into the game; "
+		bb__model_warn(f->c->m, "%s: parent \"%s\" is built into the game; "
 		               "nothing of it is drawn", c->file[c->n - 1], parent);
 		return BB_OK;
 	}
-	if (bb__fg_resource(f, parent, "models", ".json", buf, size) && is_file(buf))
+	have = bb__fg_resource(f, parent, "models", ".json", buf, sizeof c->path[0])
+	       ? bb__load_exists(f->c, &(bb__ref){ .at = j, .what = "model",
+	                                         .name = parent, .path = buf,
+	                                         .dir = "" })
+	       : (buf[0] = '\0', 0);
+	if (have < 0)
+		return BB_ERR_INPUT;
+	if (have)
 		return BB_OK;
 	if (vanilla) {
-		bb__model_warn(f->m, "%s: parent \"%s\" not found (vanilla models are "
-		               "not shipped); treated as empty: the model's own elements "
-		               "and textures are used", c->file[c->n - 1], parent);
+		bb__model_warn(f->c->m, "%s: parent \"%s\" not found (vanilla models "
+		               "are not shipped); treated as empty: the model's own "
+		               "elements and textures are used", c->file[c->n - 1],
+		               parent);
 		buf[0] = '\0';
 		return BB_OK;
 	}
-	f->j.file = c->file[c->n - 1];
-	bb__jpath_init(&f->j.path);
-	return bb__jfail(&f->j, "parent", "model \"%s\" not found%s%s", parent,
+	return bb__jfail(j, NULL, "model \"%s\" not found%s%s", parent,
 	                 buf[0] ? " at " : " (no assets folder known: --assets DIR)",
-	                 buf[0] ? buf : "");
+	                 buf);
 }
 
 static bb_status load_chain(struct fg *f, struct chain *c)
 {
+	const char *parent;
+	bb__jctx *j;
 	bb_status s;
 	int k;
 
 	snprintf(c->path[0], sizeof c->path[0], "%s", f->model_path);
+	if ((s = read_model(f, c, &(bb__ref){ .what = "block model",
+	                                     .name = f->model_path, .dir = "" })) != BB_OK)
+		return s;
 	for (;;) {
-		const char *parent;
-		json_t *p;
-
-		snprintf(c->file[c->n], sizeof c->file[0], "%s", bb__basename(c->path[c->n]));
-		if ((s = read_json(f, c->path[c->n], &c->root[c->n])) != BB_OK)
+		j = &c->j[c->n - 1];
+		if ((s = bb__jstr(j, c->root[c->n - 1], "parent", 0, &parent)) != BB_OK ||
+		    !parent)
 			return s;
-		c->n++;
-		p = json_object_get(c->root[c->n - 1], "parent");
-		if (!p)
-			return BB_OK;
-		f->j.file = c->file[c->n - 1];
-		bb__jpath_init(&f->j.path);
-		if (!json_is_string(p))
-			return bb__jfail(&f->j, "parent", "expected a string");
-		parent = json_string_value(p);
 		if (c->n > FG_MAX_PARENTS)
-			return bb__jfail(&f->j, "parent", "more than %d parents",
-			                 FG_MAX_PARENTS);
-		if ((s = parent_path(f, c, parent, c->path[c->n], sizeof c->path[0])) != BB_OK)
+			return bb__jfail(j, "parent", "more than %d parents", FG_MAX_PARENTS);
+		bb__jpath_key(&j->path, "parent");
+		if ((s = parent_path(f, c, parent)) != BB_OK)
 			return s;
-		if (!c->path[c->n][0])
+		if (!c->path[c->n][0]) {
+			bb__jpath_init(&j->path);
 			return BB_OK;
+		}
 		for (k = 0; k < c->n; k++)
 			if (strcmp(c->path[k], c->path[c->n]) == 0)
-				return bb__jfail(&f->j, "parent", "parent cycle: \"%s\" is "
-				                 "already in the chain", parent);
+				return bb__jfail(j, NULL, "parent cycle: \"%s\" is already in "
+				                 "the chain", parent);
+		if ((s = read_model(f, c, &(bb__ref){ .at = j, .what = "model",
+		                                     .name = parent,
+		                                     .path = c->path[c->n],
+		                                     .dir = "" })) != BB_OK)
+			return s;
+		bb__jpath_init(&j->path);
 	}
 }
 
@@ -146,15 +157,18 @@ static bb_status load_chain(struct fg *f, struct chain *c)
  * model defining it; NULL when no model defines it. */
 static const char *texture_var(struct chain *c, const char *name, int *model)
 {
+	const char *v;
+	json_t *t;
 	int k;
 
 	for (k = 0; k < c->n; k++) {
-		json_t *t = json_object_get(c->root[k], "textures");
-		json_t *v = json_is_object(t) ? json_object_get(t, name) : NULL;
+		bb__jctx quiet = c->j[k];
 
-		if (json_is_string(v)) {
+		quiet.err = NULL;
+		if (bb__jobject(&quiet, c->root[k], "textures", 0, &t) == BB_OK &&
+		    bb__jstr(&quiet, t, name, 0, &v) == BB_OK && v) {
 			*model = k;
-			return json_string_value(v);
+			return v;
 		}
 	}
 	return NULL;
@@ -168,6 +182,7 @@ static bb_status resolve_texture(struct fg *f, struct chain *c, const char *ref,
 	const char *v = ref;
 	int hops, k = 0;
 
+	(void)f;
 	*out = NULL;
 	for (hops = 0; hops <= 64; hops++) {
 		const char *var = v[0] == '#' ? v + 1 : v;
@@ -179,10 +194,13 @@ static bb_status resolve_texture(struct fg *f, struct chain *c, const char *ref,
 		if (!(v = texture_var(c, var, &k)))
 			return BB_OK;
 	}
-	f->j.file = c->file[k];
-	bb__jpath_init(&f->j.path);
-	bb__jpath_key(&f->j.path, "textures");
-	return bb__jfail(&f->j, NULL, "texture variable cycle through \"%s\"", ref);
+	{
+		bb__jctx at = c->j[k];
+
+		bb__jpath_init(&at.path);
+		return bb__jfail(&at, "textures", "texture variable cycle through "
+		                 "\"%s\"", ref);
+	}
 }
 
 /* A stable, pleasant colour per texture name (FNV-1a hash -> hue). */
@@ -224,26 +242,30 @@ static void note_missing(struct fg *f, const char *name)
 		snprintf(f->missing + n, sizeof f->missing - n, ", ...");
 }
 
-/* Model texture index of a resolved name (loaded once), or -1 when its PNG
- * is not there. */
-static int texture_index(struct fg *f, const char *name)
+/* Model texture of a resolved name (loaded once) into *out, or -1 when
+ * its PNG is not there (noted for the warning). */
+static bb_status texture_index(struct fg *f, const char *name, int *out)
 {
 	char path[4096];
 	bb_image *img;
-	bb_error e;
-	int i = bb__model_find_texture(f->m, name);
+	bb_status s;
 
-	if (i >= 0)
-		return i;
-	if (!bb__fg_resource(f, name, "textures", ".png", path, sizeof path) ||
-	    !is_file(path) || bb_png_read(path, &img, &e) != BB_OK) {
+	if ((*out = bb__model_find_texture(f->c->m, name)) >= 0)
+		return BB_OK;
+	if (!bb__fg_resource(f, name, "textures", ".png", path, sizeof path)) {
 		note_missing(f, name);
-		return -1;
+		return BB_OK;
 	}
-	i = bb__model_add_texture(f->m, name, img);
-	if (i < 0)
-		bb_image_free(img);
-	return i;
+	if ((s = bb__load_image(f->c, &(bb__ref){ .at = f->j, .what = "texture",
+	                                         .name = name, .path = path,
+	                                         .dir = "" },
+	                        BB__OPEN_OPTIONAL, &img, NULL, 0)) != BB_OK)
+		return s;
+	if (!img) {
+		note_missing(f, name);
+		return BB_OK;
+	}
+	return bb__build_texture(f->b, name, img, out);
 }
 
 /* ---- elements ------------------------------------------------------------ */
@@ -251,52 +273,43 @@ static int texture_index(struct fg *f, const char *name)
 static bb_status vec3(struct fg *f, json_t *obj, const char *key, int required,
                       double lo, double hi, double *out)
 {
-	json_t *v = json_object_get(obj, key);
-	size_t i;
+	int i;
+	bb_status s;
 
-	if (!v)
-		return required ? bb__jfail(&f->j, key, "missing") : BB_OK;
-	if (!json_is_array(v) || json_array_size(v) != 3)
-		return bb__jfail(&f->j, key, "expected an array of 3 numbers");
-	for (i = 0; i < 3; i++) {
-		json_t *x = json_array_get(v, i);
-
-		if (!json_is_number(x) || !isfinite(json_number_value(x)))
-			return bb__jfail(&f->j, key, "expected an array of 3 numbers");
-		out[i] = json_number_value(x);
+	if ((s = bb__jnumn(f->j, obj, key, required, 3, out)) != BB_OK)
+		return s;
+	for (i = 0; i < 3; i++)
 		if (out[i] < lo || out[i] > hi)
-			return bb__jfail(&f->j, key, "%g is outside %g..%g", out[i], lo, hi);
-	}
+			return bb__jfail(f->j, key, "%g is outside %g..%g", out[i], lo, hi);
 	return BB_OK;
 }
 
 static bb_status read_rotation(struct fg *f, json_t *je, bb_solid_elem *e)
 {
 	static const double angles[] = { -45, -22.5, 0, 22.5, 45 };
-	json_t *r = json_object_get(je, "rotation");
 	const char *axis;
+	json_t *r;
 	double k;
 	int rescale, i, ok = 0;
 	size_t mark;
 	bb_status s;
 
 	e->rot_scale[0] = e->rot_scale[1] = e->rot_scale[2] = 1;
-	if (!r || json_is_null(r))
-		return BB_OK;
-	mark = bb__jpath_key(&f->j.path, "rotation");
-	if ((s = bb__jexpect_object(&f->j, r)) != BB_OK ||
-	    (s = vec3(f, r, "origin", 1, -1e9, 1e9, e->rot_origin)) != BB_OK ||
-	    (s = bb__jstr(&f->j, r, "axis", 1, &axis)) != BB_OK ||
-	    (s = bb__jnum(&f->j, r, "angle", NAN, &e->rot_angle)) != BB_OK ||
-	    (s = bb__jbool(&f->j, r, "rescale", 0, &rescale)) != BB_OK)
+	if ((s = bb__jobject(f->j, je, "rotation", 0, &r)) != BB_OK || !r)
+		return s;
+	mark = bb__jpath_key(&f->j->path, "rotation");
+	if ((s = vec3(f, r, "origin", 1, -1e9, 1e9, e->rot_origin)) != BB_OK ||
+	    (s = bb__jstr(f->j, r, "axis", 1, &axis)) != BB_OK ||
+	    (s = bb__jnum(f->j, r, "angle", NAN, &e->rot_angle)) != BB_OK ||
+	    (s = bb__jbool(f->j, r, "rescale", 0, &rescale)) != BB_OK)
 		return s;
 	if (strlen(axis) != 1 || !strchr("xyz", axis[0]))
-		return bb__jfail(&f->j, "axis", "expected \"x\", \"y\" or \"z\", not \"%s\"",
+		return bb__jfail(f->j, "axis", "expected \"x\", \"y\" or \"z\", not \"%s\"",
 		                 axis);
 	for (i = 0; i < 5; i++)
 		ok |= e->rot_angle == angles[i];
 	if (!ok)
-		return bb__jfail(&f->j, "angle", isnan(e->rot_angle) ? "missing" :
+		return bb__jfail(f->j, "angle", isnan(e->rot_angle) ? "missing" :
 		                 "must be -45, -22.5, 0, 22.5 or 45");
 	e->rotated = 1;
 	e->rot_axis = axis[0] - 'x';
@@ -306,7 +319,7 @@ static bb_status read_rotation(struct fg *f, json_t *je, bb_solid_elem *e)
 			if (i != e->rot_axis)
 				e->rot_scale[i] = k;
 	}
-	bb__jpath_pop(&f->j.path, mark);
+	bb__jpath_pop(&f->j->path, mark);
 	return BB_OK;
 }
 
@@ -334,9 +347,10 @@ static bb_status face_texture(struct fg *f, struct chain *c, const char *ref,
 	int k;
 	bb_status s;
 
-	if ((s = resolve_texture(f, c, ref, &name)) != BB_OK)
+	fc->texture = -1;
+	if ((s = resolve_texture(f, c, ref, &name)) != BB_OK ||
+	    (name && (s = texture_index(f, name, &fc->texture)) != BB_OK))
 		return s;
-	fc->texture = name ? texture_index(f, name) : -1;
 	if (fc->texture < 0) {
 		char var[300];
 
@@ -348,7 +362,7 @@ static bb_status face_texture(struct fg *f, struct chain *c, const char *ref,
 	}
 	/* UVs are 1/16 of the sprite; an animated strip's sprite is its
 	 * first (square) frame */
-	img = f->m->textures[fc->texture];
+	img = f->c->m->textures[fc->texture];
 	sw = img->width;
 	sh = img->height > img->width && img->height % img->width == 0
 	     ? img->width : img->height;
@@ -361,66 +375,49 @@ static bb_status read_face(struct fg *f, struct chain *c, json_t *jf,
                            bb_solid_elem *e, int face)
 {
 	bb_solid_face *fc = &e->faces[face];
-	json_t *uv = json_object_get(jf, "uv");
 	const char *tex, *cull;
 	double rot;
-	size_t i;
 	bb_status s;
 
-	if ((s = bb__jexpect_object(&f->j, jf)) != BB_OK ||
-	    (s = bb__jstr(&f->j, jf, "texture", 1, &tex)) != BB_OK ||
-	    (s = bb__jstr(&f->j, jf, "cullface", 0, &cull)) != BB_OK ||
-	    (s = bb__jnum(&f->j, jf, "rotation", 0, &rot)) != BB_OK)
+	if ((s = bb__jexpect_object(f->j, jf)) != BB_OK ||
+	    (s = bb__jstr(f->j, jf, "texture", 1, &tex)) != BB_OK ||
+	    (s = bb__jstr(f->j, jf, "cullface", 0, &cull)) != BB_OK ||
+	    (s = bb__jnum(f->j, jf, "rotation", 0, &rot)) != BB_OK)
 		return s;
 	if (rot != 0 && rot != 90 && rot != 180 && rot != 270)
-		return bb__jfail(&f->j, "rotation", "must be 0, 90, 180 or 270, not %g", rot);
+		return bb__jfail(f->j, "rotation", "must be 0, 90, 180 or 270, not %g", rot);
 	fc->present = 1;
 	fc->rotation = (int)rot;
-	if (uv && !json_is_null(uv)) {
-		if (!json_is_array(uv) || json_array_size(uv) != 4)
-			return bb__jfail(&f->j, "uv", "expected an array of 4 numbers");
-		for (i = 0; i < 4; i++) {
-			json_t *x = json_array_get(uv, i);
-
-			if (!json_is_number(x) || !isfinite(json_number_value(x)))
-				return bb__jfail(&f->j, "uv", "expected an array of 4 numbers");
-			fc->uv[i] = json_number_value(x);
-		}
-	} else {
+	if (!bb__jhas(jf, "uv"))
 		auto_uv(e, face, fc->uv);
-	}
+	else if ((s = bb__jnumn(f->j, jf, "uv", 1, 4, fc->uv)) != BB_OK)
+		return s;
 	return face_texture(f, c, tex, fc);
 }
 
 static bb_status read_faces(struct fg *f, struct chain *c, json_t *je,
                             bb_solid_elem *e)
 {
-	json_t *faces, *jf;
-	const char *key;
-	int k, n = 0;
+	bb__jiter it;
+	json_t *jf;
+	int k;
 	bb_status s;
-	size_t mark;
 
-	if ((s = bb__jobject(&f->j, je, "faces", 1, &faces)) != BB_OK)
+	if ((s = bb__jeach_member(f->j, je, "faces", BB_J_REQUIRED, &it)) != BB_OK)
 		return s;
-	mark = bb__jpath_key(&f->j.path, "faces");
-	json_object_foreach(faces, key, jf) {
-		size_t m2;
-
-		for (k = 0; k < BB_FACE_COUNT && strcmp(key, face_names[k]) != 0; k++)
+	if (it.n == 0)
+		return bb__jfail(f->j, NULL, "no faces (1 to 6 expected)");
+	while (bb__jnext(&it, &jf)) {
+		for (k = 0; k < BB_FACE_COUNT && strcmp(it.key, face_names[k]) != 0; k++)
 			;
-		if (k == BB_FACE_COUNT)
-			return bb__jfail(&f->j, NULL, "unknown face \"%s\" (down, up, "
-			                 "north, south, west, east)", key);
-		m2 = bb__jpath_key(&f->j.path, key);
+		if (k == BB_FACE_COUNT) {
+			bb__jpath_pop(&f->j->path, it.base);   /* at "faces" */
+			return bb__jfail(f->j, NULL, "unknown face \"%s\" (down, up, "
+			                 "north, south, west, east)", it.key);
+		}
 		if ((s = read_face(f, c, jf, e, k)) != BB_OK)
 			return s;
-		bb__jpath_pop(&f->j.path, m2);
-		n++;
 	}
-	if (n == 0)
-		return bb__jfail(&f->j, NULL, "no faces (1 to 6 expected)");
-	bb__jpath_pop(&f->j.path, mark);
 	return BB_OK;
 }
 
@@ -429,47 +426,39 @@ static bb_status read_element(struct fg *f, struct chain *c, json_t *je,
 {
 	bb_status s;
 
-	if ((s = bb__jexpect_object(&f->j, je)) != BB_OK ||
+	if ((s = bb__jexpect_object(f->j, je)) != BB_OK ||
 	    (s = vec3(f, je, "from", 1, -16, 32, e->from)) != BB_OK ||
 	    (s = vec3(f, je, "to", 1, -16, 32, e->to)) != BB_OK ||
 	    (s = read_rotation(f, je, e)) != BB_OK ||
-	    (s = bb__jbool(&f->j, je, "shade", 1, &e->shade)) != BB_OK)
+	    (s = bb__jbool(f->j, je, "shade", 1, &e->shade)) != BB_OK)
 		return s;
 	return read_faces(f, c, je, e);
 }
 
+/* The elements of the nearest model that has them. */
 static bb_status read_elements(struct fg *f, struct chain *c)
 {
-	json_t *els = NULL;
-	size_t i, n;
+	bb__jiter it;
+	json_t *je;
 	int k;
 	bb_status s;
 
-	for (k = 0; k < c->n && !els; k++)
-		els = json_object_get(c->root[k], "elements");
-	if (!els)
+	for (k = 0; k < c->n && !bb__jhas(c->root[k], "elements"); k++)
+		;
+	if (k == c->n)
 		return BB_OK;
-	k--;
-	f->j.file = c->file[k];
-	bb__jpath_init(&f->j.path);
-	if (!json_is_array(els))
-		return bb__jfail(&f->j, "elements", "expected an array");
-	n = json_array_size(els);
-	if (n > FG_MAX_ELEMENTS)
-		return bb_error_set(f->j.err, BB_ERR_LIMIT, f->j.file, "elements",
-		                    "%zu elements exceed the limit of %d", n,
-		                    FG_MAX_ELEMENTS);
-	f->s->elems = bb__calloc(n, sizeof *f->s->elems);
-	if (!f->s->elems)
-		return bb__fg_nomem(f);
-	for (i = 0; i < n; i++) {
-		size_t mark = bb__jpath_key(&f->j.path, "elements");
-
-		bb__jpath_index(&f->j.path, i);
-		f->s->nelems = (int)i + 1;
-		if ((s = read_element(f, c, json_array_get(els, i), &f->s->elems[i])) != BB_OK)
+	f->j = &c->j[k];
+	if ((s = bb__jeach(f->j, c->root[k], "elements", 0, &it)) != BB_OK)
+		return s;
+	if (it.n > FG_MAX_ELEMENTS)
+		return bb__jlimit(f->j, NULL, "%zu elements exceed the limit of %d", it.n,
+		                  FG_MAX_ELEMENTS);
+	if (!(f->s->elems = bb__calloc(it.n, sizeof *f->s->elems)))
+		return bb__build_nomem(f->b);
+	while (bb__jnext(&it, &je)) {
+		f->s->nelems = (int)it.index + 1;
+		if ((s = read_element(f, c, je, &f->s->elems[it.index])) != BB_OK)
 			return s;
-		bb__jpath_pop(&f->j.path, mark);
 	}
 	return BB_OK;
 }
@@ -477,23 +466,22 @@ static bb_status read_elements(struct fg *f, struct chain *c)
 bb_status bb__fg_load_model(struct fg *f)
 {
 	struct chain *c = calloc(1, sizeof *c);
-	const char *file = f->j.file;
+	bb__jctx *armature = f->j;
 	bb_status s;
 	int k;
 
 	if (!c)
-		return bb__fg_nomem(f);
+		return bb__build_nomem(f->b);
 	s = load_chain(f, c);
 	if (s == BB_OK)
 		s = read_elements(f, c);
 	if (s == BB_OK && f->nmissing)
-		bb__model_warn(f->m, "%s: %d texture%s not found (%s); drawn in flat "
+		bb__model_warn(f->c->m, "%s: %d texture%s not found (%s); drawn in flat "
 		               "colours", c->file[0], f->nmissing,
 		               f->nmissing == 1 ? "" : "s", f->missing);
 	for (k = 0; k < c->n; k++)
-		json_decref(c->root[k]);
+		bb__json_free(c->root[k]);
 	free(c);
-	if (s == BB_OK)
-		f->j.file = file;
+	f->j = armature;
 	return s;
 }

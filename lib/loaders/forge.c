@@ -26,43 +26,19 @@ int bb__sniff_forge(const char *data, size_t size, const char *path)
 	return strstr(data, "\"joints\"") != NULL && strstr(data, "\"clips\"") != NULL;
 }
 
-/* Appends ["key"] to the path (element indices are string keys). */
-static size_t jpath_strkey(bb__jpath *p, const char *key)
-{
-	size_t old = p->len;
-	int n = snprintf(p->buf + p->len, sizeof p->buf - p->len, "[\"%.40s\"]", key);
-
-	if (n > 0)
-		p->len = p->len + (size_t)n < sizeof p->buf ? p->len + (size_t)n
-		                                             : sizeof p->buf - 1;
-	return old;
-}
-
 /* ---- where things are -------------------------------------------------- */
 
-static int is_dir(const char *path)
+/* The "assets" folder a path lies in (the last one), into root; 0: none. */
+static int find_assets(const char *path, char *root, size_t rsize)
 {
-	struct stat st;
+	const char *at = NULL, *p;
 
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* The "assets" folder a path lies in, and the namespace below it. */
-static int find_assets(const char *path, char *root, size_t rsize, char *ns,
-                       size_t nsize)
-{
-	const char *at = NULL, *p = path, *end;
-
-	for (p = strstr(p, "assets/"); p; p = strstr(p + 1, "assets/"))
+	for (p = strstr(path, "assets/"); p; p = strstr(p + 1, "assets/"))
 		if (p == path || p[-1] == '/')
 			at = p;
-	if (!at)
-		return 0;
-	end = strchr(at + 7, '/');
-	if (!end)
+	if (!at || !strchr(at + 7, '/'))
 		return 0;
 	snprintf(root, rsize, "%.*s", (int)(at - path + 6), path);
-	snprintf(ns, nsize, "%.*s", (int)(end - at - 7), at + 7);
 	return 1;
 }
 
@@ -82,32 +58,44 @@ static int layout_model(const char *path, char *buf, size_t size)
 	return n > 0 && (size_t)n < size;
 }
 
+/* The block model and the resource root.  The assets folders the input
+ * and the model lie in are roots files may be read from: the layout puts
+ * the model, its parents and textures there. */
 static bb_status locate(struct fg *f)
 {
-	const bb_load_options *o = f->ctx->opts;
-	char cand[4096], ns[256];
-	struct stat st;
+	bb__load_ctx *c = f->c;
+	const bb_load_options *o = c->opts;
+	char cand[4096], root[4096];
+	int layout = layout_model(c->path, cand, sizeof cand), k;
 
-	if (o->model_path) {
-		snprintf(f->model_path, sizeof f->model_path, "%s", o->model_path);
-	} else if (layout_model(f->ctx->path, cand, sizeof cand) &&
-	           stat(cand, &st) == 0) {
-		snprintf(f->model_path, sizeof f->model_path, "%s", cand);
-	} else {
-		return bb_error_set(f->j.err, BB_ERR_INPUT, f->ctx->name, NULL,
-		                    "no block model: --model FILE not given, and %s%s",
-		                    layout_model(f->ctx->path, cand, sizeof cand) ? cand
-		                    : "the file is not under assets/<mod>/armatures/",
-		                    layout_model(f->ctx->path, cand, sizeof cand)
-		                    ? " does not exist" : "");
-	}
-	if (!find_assets(f->model_path, f->assets, sizeof f->assets, ns, sizeof ns))
-		find_assets(f->ctx->path, f->assets, sizeof f->assets, ns, sizeof ns);
+	if (find_assets(c->path, root, sizeof root))
+		bb__load_add_root(c, root, "the assets folder");
+	snprintf(f->model_path, sizeof f->model_path, "%s",
+	         o->model_path ? o->model_path : layout ? cand : "");
+	if (find_assets(f->model_path, f->assets, sizeof f->assets))
+		bb__load_add_root(c, f->assets, "the model's assets folder");
+	else if (find_assets(c->path, root, sizeof root))
+		snprintf(f->assets, sizeof f->assets, "%s", root);
 	if (o->assets_dir) {
-		snprintf(cand, sizeof cand, "%s/assets", o->assets_dir);
-		snprintf(f->assets, sizeof f->assets, "%s",
-		         is_dir(cand) ? cand : o->assets_dir);
+		struct stat st;
+
+		/* the assets folder, or a folder holding one */
+		snprintf(root, sizeof root, "%s/assets", o->assets_dir);
+		snprintf(f->assets, sizeof f->assets, "%s", stat(root, &st) == 0 &&
+		         S_ISDIR(st.st_mode) ? root : o->assets_dir);
 	}
+	if (o->model_path)
+		return BB_OK;
+	k = layout ? bb__load_exists(c, &(bb__ref){ .what = "block model",
+	                                          .name = f->model_path, .dir = "" })
+	           : 0;
+	if (k < 0)
+		return BB_ERR_INPUT;
+	if (k == 0)
+		return bb__where_fail(f->j, BB_ERR_INPUT, NULL, "no block model: --model "
+		                      "FILE not given, and %s%s", layout ? f->model_path
+		                      : "the file is not under assets/<mod>/armatures/",
+		                      layout ? " does not exist" : "");
 	return BB_OK;
 }
 
@@ -120,7 +108,7 @@ static bb_status add_weight(struct fg *f, size_t *cap, int joint, int elem,
 
 	if (!bb__grow((void **)&s->weights, cap, (size_t)s->nweights + 1,
 	              sizeof *s->weights))
-		return bb__fg_nomem(f);
+		return bb__build_nomem(f->b);
 	s->weights[s->nweights].joint = joint;
 	s->weights[s->nweights].elem = elem;
 	s->weights[s->nweights].weight = w;
@@ -128,74 +116,83 @@ static bb_status add_weight(struct fg *f, size_t *cap, int joint, int elem,
 	return BB_OK;
 }
 
+/* The weight of a joint's element entry: [weight, ...]; 0 when it is not
+ * such an array. */
+static int first_weight(struct fg *f, json_t *wv, double *w)
+{
+	bb__jiter it;
+	json_t *x;
+	int ok;
+
+	if (bb__jkind_of(wv, NULL) != BB_JK_ARRAY)
+		return 0;
+	bb__jeach(f->j, wv, NULL, 0, &it);
+	ok = bb__jnext(&it, &x) && bb__jkind_of(x, NULL) == BB_JK_NUMBER &&
+	     bb__jnum(f->j, x, NULL, 0, w) == BB_OK;
+	bb__jdone(&it);
+	return ok;
+}
+
 static bb_status read_joint(struct fg *f, int joint, json_t *jo, size_t *cap)
 {
-	const char *key;
+	bb__jiter it;
 	json_t *wv;
+	double w;
 	bb_status s;
 
-	if ((s = bb__jexpect_object(&f->j, jo)) != BB_OK)
+	if ((s = bb__jeach_member(f->j, jo, NULL, BB_J_QUOTED, &it)) != BB_OK)
 		return s;
-	json_object_foreach(jo, key, wv) {
-		size_t mark = jpath_strkey(&f->j.path, key), i;
+	while (bb__jnext(&it, &wv)) {
+		const char *key = it.key;
 		long idx = 0;
-		json_t *w0 = json_is_array(wv) ? json_array_get(wv, 0) : NULL;
+		size_t i;
 
 		for (i = 0; key[i] && idx <= INT_MAX; i++)
 			idx = key[i] >= '0' && key[i] <= '9' ? idx * 10 + (key[i] - '0')
 			                                     : LONG_MAX;
 		if (!key[0] || idx > INT_MAX)
-			return bb__jfail(&f->j, NULL, "element index \"%s\" is not a "
+			return bb__jfail(f->j, NULL, "element index \"%s\" is not a "
 			                 "decimal number", key);
-		if (!w0 || !json_is_number(w0) || !isfinite(json_number_value(w0)))
-			return bb__jfail(&f->j, NULL, "expected [weight]: an array "
+		if (!first_weight(f, wv, &w))
+			return bb__jfail(f->j, NULL, "expected [weight]: an array "
 			                 "starting with a number");
 		/* Forge looks weights up by the model's element indices only: one
 		 * beyond the model is never read (spec forge.md 5) */
 		if (idx >= f->s->nelems)
-			bb__model_warn(f->m, "%s: %s: element %ld out of range (%d "
-			               "element%s); ignored, as Forge does", f->j.file,
-			               f->j.path.buf, idx, f->s->nelems,
+			bb__model_warn(f->c->m, "%s: %s: element %ld out of range (%d "
+			               "element%s); ignored, as Forge does", f->j->file,
+			               f->j->path.buf, idx, f->s->nelems,
 			               f->s->nelems == 1 ? "" : "s");
-		else if ((s = add_weight(f, cap, joint, (int)idx,
-		                         json_number_value(w0))) != BB_OK)
+		else if ((s = add_weight(f, cap, joint, (int)idx, w)) != BB_OK)
 			return s;
-		bb__jpath_pop(&f->j.path, mark);
 	}
 	return BB_OK;
 }
 
 static bb_status read_joints(struct fg *f, json_t *root)
 {
-	json_t *jj, *jo;
-	const char *name;
-	size_t n, cap = 0, mark;
-	int k = 0;
+	bb__jiter it;
+	json_t *jo;
+	size_t cap = 0;
 	bb_status s;
 
-	if ((s = bb__jobject(&f->j, root, "joints", 0, &jj)) != BB_OK || !jj)
+	if ((s = bb__jeach_member(f->j, root, "joints", 0, &it)) != BB_OK || !it.v)
 		return s;
-	n = json_object_size(jj);
-	if (n > (size_t)f->ctx->opts->max_bones)
-		return bb_error_set(f->j.err, BB_ERR_LIMIT, f->j.file, "joints",
-		                    "%zu joints exceed the limit of %d", n,
-		                    f->ctx->opts->max_bones);
-	if (!(f->s->joints = bb__calloc(n, sizeof *f->s->joints)))
-		return bb__fg_nomem(f);
-	mark = bb__jpath_key(&f->j.path, "joints");
-	json_object_foreach(jj, name, jo) {
-		bb_solid_joint *j = &f->s->joints[k];
-		size_t m2 = bb__jpath_key(&f->j.path, name);
+	if (it.n > (size_t)f->c->opts->max_bones)
+		return bb__jlimit(f->j, NULL, "%zu joints exceed the limit of %d", it.n,
+		                  f->c->opts->max_bones);
+	if (!(f->s->joints = bb__calloc(it.n, sizeof *f->s->joints)))
+		return bb__build_nomem(f->b);
+	while (bb__jnext(&it, &jo)) {
+		bb_solid_joint *j = &f->s->joints[it.index];
 
-		if (!(j->name = bb__strdup(name)))
-			return bb__fg_nomem(f);
-		j->origin[0] = j->origin[1] = j->origin[2] = FG_BLOCK / 2.0;
-		f->s->njoints = ++k;
-		if ((s = read_joint(f, k - 1, jo, &cap)) != BB_OK)
+		f->s->njoints = (int)it.index + 1;
+		if ((s = bb__build_str(f->b, &j->name, it.key)) != BB_OK)
 			return s;
-		bb__jpath_pop(&f->j.path, m2);
+		j->origin[0] = j->origin[1] = j->origin[2] = FG_BLOCK / 2.0;
+		if ((s = read_joint(f, (int)it.index, jo, &cap)) != BB_OK)
+			return s;
 	}
-	bb__jpath_pop(&f->j.path, mark);
 	return BB_OK;
 }
 
@@ -211,296 +208,182 @@ static int find_joint(const bb_solid *s, const char *name)
 	return -1;
 }
 
-static bb_status read_samples(struct fg *f, json_t *jv, int var, bb_timeline *t,
-                              int loop)
-{
-	json_t *samples;
-	size_t n, i, mark;
-	int len;
-	bb_status s;
-
-	if ((s = bb__jarray(&f->j, jv, "samples", 1, &samples)) != BB_OK)
-		return s;
-	n = json_array_size(samples);
-	if (n == 0)
-		return bb__jfail(&f->j, "samples", "no samples");
-	if (n > (size_t)f->ctx->opts->max_keys)
-		return bb_error_set(f->j.err, BB_ERR_LIMIT, f->j.file, f->j.path.buf,
-		                    "%zu samples exceed the limit of %d", n,
-		                    f->ctx->opts->max_keys);
-	t->times = bb__calloc(n, sizeof *t->times);
-	t->values = bb__calloc(n, sizeof *t->values);
-	t->interp = bb__calloc(n, sizeof *t->interp);
-	if (!t->times || !t->values || !t->interp)
-		return bb__fg_nomem(f);
-	t->nkeys = (int)n;
-	len = loop ? (int)n : (int)n - 1;
-	mark = bb__jpath_key(&f->j.path, "samples");
-	for (i = 0; i < n; i++) {
-		json_t *x = json_array_get(samples, i);
-		int block = var <= BB_JV_OFFSET_Z || var >= BB_JV_ORIGIN_X;
-
-		if (!json_is_number(x) || !isfinite(json_number_value(x))) {
-			bb__jpath_index(&f->j.path, i);
-			return bb__jfail(&f->j, NULL, "expected a number");
-		}
-		/* offsets and origins are block units: 1 block = 16 model units */
-		t->values[i] = json_number_value(x) * (block ? FG_BLOCK : 1);
-		t->times[i] = len > 0 ? (double)i / len : 0;
-	}
-	bb__jpath_pop(&f->j.path, mark);
-	return BB_OK;
-}
-
+/* One joint variable of a clip (path at it): a BB_TL_JOINT timeline of
+ * its samples spread over one cycle. */
 static bb_status read_variable(struct fg *f, bb_anim *an, int joint, json_t *jv,
                                unsigned *seen)
 {
-	bb_timeline *t = &an->timelines[an->ntimelines];
 	const char *var, *type, *interp;
-	int v, k;
+	double *x = NULL;
+	size_t n = 0, i;
+	bb_timeline *t;
+	int v, len, block;
 	bb_status s;
 
-	if ((s = bb__jexpect_object(&f->j, jv)) != BB_OK ||
-	    (s = bb__jstr(&f->j, jv, "variable", 1, &var)) != BB_OK ||
-	    (s = bb__jstr(&f->j, jv, "type", 0, &type)) != BB_OK ||
-	    (s = bb__jstr(&f->j, jv, "interpolation", 1, &interp)) != BB_OK)
+	if ((s = bb__jexpect_object(f->j, jv)) != BB_OK ||
+	    (s = bb__jstr(f->j, jv, "variable", 1, &var)) != BB_OK ||
+	    (s = bb__jstr(f->j, jv, "type", 0, &type)) != BB_OK ||
+	    (s = bb__jstr(f->j, jv, "interpolation", 1, &interp)) != BB_OK)
 		return s;
 	for (v = 0; v < BB_JV_COUNT && strcmp(var, var_names[v]) != 0; v++)
 		;
 	if (v == BB_JV_COUNT)
-		return bb__jfail(&f->j, "variable", "unknown variable \"%s\"", var);
+		return bb__jfail(f->j, "variable", "unknown variable \"%s\"", var);
 	if (*seen & (1u << v))
-		return bb__jfail(&f->j, "variable", "variable \"%s\" appears twice in "
+		return bb__jfail(f->j, "variable", "variable \"%s\" appears twice in "
 		                 "this joint clip", var);
 	*seen |= 1u << v;
 	if (type && strcmp(type, "uniform") != 0)
-		return bb__jfail(&f->j, "type", "expected \"uniform\", not \"%s\"", type);
+		return bb__jfail(f->j, "type", "expected \"uniform\", not \"%s\"", type);
 	if (strcmp(interp, "linear") != 0 && strcmp(interp, "nearest") != 0)
-		return bb__jfail(&f->j, "interpolation", "expected \"linear\" or "
+		return bb__jfail(f->j, "interpolation", "expected \"linear\" or "
 		                 "\"nearest\", not \"%s\"", interp);
-	an->ntimelines++;
-	t->target = BB_TL_JOINT;
-	t->index = joint;
-	t->jvar = v;
-	t->stride = 1;
-	if ((s = read_samples(f, jv, v, t, an->loop)) != BB_OK)
+	if ((s = bb__jnums(f->j, jv, "samples", 1, (size_t)f->c->opts->max_keys, &x,
+	                   &n)) != BB_OK)
 		return s;
-	for (k = 0; k < t->nkeys; k++)
-		t->interp[k].kind = interp[0] == 'l' ? BB_INTERP_LINEAR : BB_INTERP_NEAREST;
-	if (t->nkeys == 1 && !an->loop)
-		bb__model_warn(f->m, "%s: %s: one sample in a non-looping clip (the "
-		               "runtime fails on it); held constant", f->j.file,
-		               f->j.path.buf);
-	return BB_OK;
-}
-
-static bb_status read_joint_clip(struct fg *f, bb_anim *an, const char *jname,
-                                 json_t *list, long *keys)
-{
-	int joint = find_joint(f->s, jname);
-	unsigned seen = 0;
-	size_t i;
-	bb_status s;
-
-	if (joint < 0)
-		return bb__jfail(&f->j, NULL, "unknown joint \"%s\"", jname);
-	if (!json_is_array(list))
-		return bb__jfail(&f->j, NULL, "expected an array of variables");
-	for (i = 0; i < json_array_size(list); i++) {
-		size_t mark = bb__jpath_index(&f->j.path, i);
-
-		if ((s = read_variable(f, an, joint, json_array_get(list, i), &seen)) != BB_OK)
-			return s;
-		*keys += an->timelines[an->ntimelines - 1].nkeys;
-		if (*keys > f->ctx->opts->max_keys)
-			return bb_error_set(f->j.err, BB_ERR_LIMIT, f->j.file, f->j.path.buf,
-			                    "more than %d keys in the clip",
-			                    f->ctx->opts->max_keys);
-		bb__jpath_pop(&f->j.path, mark);
+	if (n == 0) {
+		free(x);
+		return bb__jfail(f->j, "samples", "no samples");
 	}
+	if ((s = bb__build_timeline(f->b, an, BB_TL_JOINT, joint, BB_PROP_X,
+	                            BB_APPLY_ADD, 1, (int)n, &t)) != BB_OK) {
+		free(x);
+		return s;
+	}
+	t->jvar = v;
+	len = an->loop ? (int)n : (int)n - 1;
+	/* offsets and origins are block units: 1 block = 16 model units */
+	block = v <= BB_JV_OFFSET_Z || v >= BB_JV_ORIGIN_X;
+	for (i = 0; i < n; i++) {
+		t->values[i] = x[i] * (block ? FG_BLOCK : 1);
+		t->times[i] = len > 0 ? (double)i / len : 0;
+		t->interp[i].kind = interp[0] == 'l' ? BB_INTERP_LINEAR : BB_INTERP_NEAREST;
+	}
+	free(x);
+	if (n == 1 && !an->loop)
+		bb__model_warn(f->c->m, "%s: %s: one sample in a non-looping clip (the "
+		               "runtime fails on it); held constant", f->j->file,
+		               f->j->path.buf);
 	return BB_OK;
 }
 
 static bb_status read_joint_clips(struct fg *f, bb_anim *an, json_t *clip)
 {
-	json_t *jc, *list;
-	const char *jname;
-	size_t total = 0, mark;
-	long keys = 0;
+	bb__jiter it, vt;
+	json_t *list, *jv;
+	int joint;
 	bb_status s;
 
-	if ((s = bb__jobject(&f->j, clip, "joint_clips", 0, &jc)) != BB_OK || !jc)
+	if ((s = bb__jeach_member(f->j, clip, "joint_clips", 0, &it)) != BB_OK)
 		return s;
-	json_object_foreach(jc, jname, list)
-		total += json_is_array(list) ? json_array_size(list) : 0;
-	if (!(an->timelines = bb__calloc(total, sizeof *an->timelines)))
-		return bb__fg_nomem(f);
-	mark = bb__jpath_key(&f->j.path, "joint_clips");
-	json_object_foreach(jc, jname, list) {
-		size_t m2 = bb__jpath_key(&f->j.path, jname);
+	while (bb__jnext(&it, &list)) {
+		unsigned seen = 0;
 
-		if ((s = read_joint_clip(f, an, jname, list, &keys)) != BB_OK)
-			return s;
-		bb__jpath_pop(&f->j.path, m2);
+		if ((joint = find_joint(f->s, it.key)) < 0)
+			return bb__jfail(f->j, NULL, "unknown joint \"%s\"", it.key);
+		if (bb__jeach(f->j, list, NULL, 0, &vt) != BB_OK)
+			return bb__jfail(f->j, NULL, "expected an array of variables");
+		while (bb__jnext(&vt, &jv))
+			if ((s = read_variable(f, an, joint, jv, &seen)) != BB_OK)
+				return s;
 	}
-	bb__jpath_pop(&f->j.path, mark);
 	return BB_OK;
-}
-
-/* Insertion sort by time: stable, so equal times keep the file's order. */
-static void sort_events(bb_event *e, int n)
-{
-	int i, k;
-
-	for (i = 1; i < n; i++) {
-		bb_event x = e[i];
-
-		for (k = i; k > 0 && e[k - 1].time > x.time; k--)
-			e[k] = e[k - 1];
-		e[k] = x;
-	}
 }
 
 static bb_status read_events(struct fg *f, bb_anim *an, json_t *clip)
 {
-	json_t *je, *v;
-	const char *key;
+	const char *text;
+	bb__jiter it;
+	json_t *v;
 	bb_status s;
-	size_t mark;
 
-	if ((s = bb__jobject(&f->j, clip, "events", 0, &je)) != BB_OK || !je)
+	if ((s = bb__jeach_member(f->j, clip, "events", 0, &it)) != BB_OK)
 		return s;
-	if (!(an->events = bb__calloc(json_object_size(je), sizeof *an->events)))
-		return bb__fg_nomem(f);
-	mark = bb__jpath_key(&f->j.path, "events");
-	json_object_foreach(je, key, v) {
-		char *end;
-		double t = strtod(key, &end);
-		bb_event *e = &an->events[an->nevents];
+	while (bb__jnext(&it, &v)) {
+		double t;
 
-		if (end == key || *end || !isfinite(t))
-			return bb__jfail(&f->j, key, "event time \"%s\" is not a number", key);
-		if (!json_is_string(v))
-			return bb__jfail(&f->j, key, "expected the event's text");
+		if (!bb__text_number(it.key, NAN, &t) || isnan(t))
+			return bb__jfail(f->j, NULL, "event time \"%s\" is not a number",
+			                 it.key);
+		if (bb__jkind_of(v, NULL) != BB_JK_STRING ||
+		    bb__jstr(f->j, v, NULL, 1, &text) != BB_OK)
+			return bb__jfail(f->j, NULL, "expected the event's text");
 		if (t < 0 || t >= 1) {
-			bb__model_warn(f->m, "%s: %s.%s: event time outside [0, 1) never "
-			               "fires; left out", f->j.file, f->j.path.buf, key);
+			bb__model_warn(f->c->m, "%s: %s: event time outside [0, 1) never "
+			               "fires; left out", f->j->file, f->j->path.buf);
 			continue;
 		}
-		e->time = t * an->duration;
-		e->kind = BB_EVENT_EVENT;
-		if (!(e->name = bb__strdup(json_string_value(v))))
-			return bb__fg_nomem(f);
-		an->nevents++;
+		if ((s = bb__build_event(f->b, an, t * an->duration, BB_EVENT_EVENT,
+		                         text, NULL)) != BB_OK)
+			return s;
 	}
-	sort_events(an->events, an->nevents);
-	bb__jpath_pop(&f->j.path, mark);
 	return BB_OK;
-}
-
-static bb_status read_clip(struct fg *f, bb_anim *an, const char *name,
-                           json_t *clip)
-{
-	bb_status s;
-
-	if (!(an->name = bb__strdup(name)))
-		return bb__fg_nomem(f);
-	an->duration = 1;          /* one clip cycle per second */
-	an->layer = BB_LAYER_BODY;
-	if ((s = bb__jexpect_object(&f->j, clip)) != BB_OK ||
-	    (s = bb__jbool(&f->j, clip, "loop", 0, &an->loop)) != BB_OK ||
-	    (s = read_joint_clips(f, an, clip)) != BB_OK)
-		return s;
-	return read_events(f, an, clip);
 }
 
 static bb_status read_clips(struct fg *f, json_t *root)
 {
-	bb_armature *a = f->a;
-	json_t *jc, *clip;
-	const char *name;
-	size_t n, mark;
-	bb_status s;
+	bb__jiter it;
+	json_t *clip;
+	bb_anim *an;
 	int i;
+	bb_status s;
 
-	if ((s = bb__jobject(&f->j, root, "clips", 0, &jc)) != BB_OK)
+	if ((s = bb__jeach_member(f->j, root, "clips", 0, &it)) != BB_OK)
 		return s;
-	n = jc ? json_object_size(jc) : 0;
-	if (!(a->anims = bb__calloc(n ? n : 1, sizeof *a->anims)))
-		return bb__fg_nomem(f);
-	if (n == 0) {              /* no clips: the model at rest */
-		a->nanims = 1;
-		a->anims[0].duration = 1;
-		return (a->anims[0].name = bb__strdup("default")) ? BB_OK
-		                                                  : bb__fg_nomem(f);
-	}
-	mark = bb__jpath_key(&f->j.path, "clips");
-	json_object_foreach(jc, name, clip) {
-		size_t m2 = bb__jpath_key(&f->j.path, name);
-
-		a->nanims++;
-		if ((s = read_clip(f, &a->anims[a->nanims - 1], name, clip)) != BB_OK)
+	if (it.n == 0) {           /* no clips: the model at rest */
+		bb__jdone(&it);
+		if ((s = bb__build_anim(f->b, f->a, "default", &an)) != BB_OK)
 			return s;
-		bb__jpath_pop(&f->j.path, m2);
+		an->duration = 1;
+		return BB_OK;
 	}
-	bb__jpath_pop(&f->j.path, mark);
-	for (i = 0; i < a->nanims; i++)
-		if (strcmp(a->anims[i].name, "default") == 0)
-			a->default_anim = i;
+	while (bb__jnext(&it, &clip)) {
+		if ((s = bb__build_anim(f->b, f->a, it.key, &an)) != BB_OK)
+			return s;
+		an->duration = 1;          /* one clip cycle per second */
+		if ((s = bb__jexpect_object(f->j, clip)) != BB_OK ||
+		    (s = bb__jbool(f->j, clip, "loop", 0, &an->loop)) != BB_OK ||
+		    (s = read_joint_clips(f, an, clip)) != BB_OK ||
+		    (s = read_events(f, an, clip)) != BB_OK)
+			return s;
+	}
+	for (i = 0; i < f->a->nanims; i++)
+		if (strcmp(f->a->anims[i].name, "default") == 0)
+			f->a->default_anim = i;
 	return BB_OK;
 }
 
 /* ---- the whole file ------------------------------------------------------ */
 
-static bb_status load_root(struct fg *f, json_t *root)
+bb_status bb__load_forge(bb__load_ctx *c, json_t *root, bb_model *m)
 {
-	const char *base = f->ctx->name;
-	size_t n = strlen(base);
+	struct fg *f = calloc(1, sizeof *f);
+	size_t n = strlen(c->name);
 	bb_status s;
 
-	if ((s = bb__jexpect_object(&f->j, root)) != BB_OK)
-		return s;
-	if (!(f->a = bb__model_add_armature(f->m)) ||
-	    !(f->s = f->a->solid = calloc(1, sizeof *f->s)))
-		return bb__fg_nomem(f);
-	if (!(f->a->name = malloc(n + 1)))
-		return bb__fg_nomem(f);
-	snprintf(f->a->name, n + 1, "%.*s", (int)(n > 5 && strcmp(base + n - 5,
-	         ".json") == 0 ? n - 5 : n), base);
-	f->s->centre[0] = f->s->centre[1] = f->s->centre[2] = FG_BLOCK / 2.0;
-	if ((s = locate(f)) != BB_OK || (s = bb__fg_load_model(f)) != BB_OK)
-		return s;
-	bb__jpath_init(&f->j.path);
-	if ((s = read_joints(f, root)) != BB_OK)
-		return s;
-	return read_clips(f, root);
-}
-
-bb_status bb__load_forge(const bb__load_ctx *ctx, bb_model **out, bb_error *err)
-{
-	struct fg *f;
-	json_t *root;
-	bb_status s;
-
-	*out = NULL;
-	if ((s = bb__json_parse(ctx->data, ctx->size, ctx->name, &root, err)) != BB_OK)
-		return s;
-	f = calloc(1, sizeof *f);
-	if (!f) {
-		json_decref(root);
-		return bb_error_set(err, BB_ERR_NOMEM, ctx->name, NULL, "out of memory");
+	(void)m;
+	if (!f)
+		return bb__build_nomem(&c->b);
+	f->c = c;
+	f->j = &c->at;
+	f->b = &c->b;
+	if ((s = bb__jexpect_object(f->j, root)) != BB_OK ||
+	    (s = bb__build_armatures(f->b, 1, &f->a)) != BB_OK ||
+	    (s = bb__build_solid(f->b, f->a, &f->s)) != BB_OK)
+		goto out;
+	/* the armature is named after the file */
+	if (n > 5 && strcmp(c->name + n - 5, ".json") == 0)
+		n -= 5;
+	if (!(f->a->name = bb__calloc(n + 1, 1))) {
+		s = bb__build_nomem(f->b);
+		goto out;
 	}
-	f->ctx = ctx;
-	f->j.file = ctx->name;
-	f->j.err = err;
-	bb__jpath_init(&f->j.path);
-	f->m = bb__model_new("forge");
-	s = f->m ? load_root(f, root) : bb__fg_nomem(f);
-	json_decref(root);
-	if (s != BB_OK)
-		bb_model_free(f->m);
-	else
-		*out = f->m;
+	memcpy(f->a->name, c->name, n);
+	f->s->centre[0] = f->s->centre[1] = f->s->centre[2] = FG_BLOCK / 2.0;
+	if ((s = locate(f)) == BB_OK && (s = bb__fg_load_model(f)) == BB_OK &&
+	    (s = read_joints(f, root)) == BB_OK)
+		s = read_clips(f, root);
+out:
 	free(f);
 	return s;
 }

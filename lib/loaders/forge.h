@@ -15,9 +15,10 @@ enum {
 };
 
 struct fg {
-	const bb__load_ctx *ctx;
-	bb__jctx j;                /* the file being read (errors name it) */
-	bb_model *m;
+	bb__load_ctx *c;
+	bb__jctx *j;               /* the file being read: the armature
+	                              (c->at) or a model of the chain */
+	bb__build *b;
 	bb_armature *a;
 	bb_solid *s;
 	char assets[4096];         /* resource root holding <ns>/..., "" unknown */
@@ -26,9 +27,8 @@ struct fg {
 	int nmissing;
 };
 
-bb_status bb__fg_nomem(struct fg *f);
-/* "ns:path" or "path" (namespace def) -> <assets>/<ns>/<kind>/<path><ext>;
- * 0 when no resource root is known or the path does not fit. */
+/* "ns:path" or "path" (namespace minecraft) -> <assets>/<ns>/<kind>/<path>
+ * <ext>; 0 when no resource root is known or the path does not fit. */
 int bb__fg_resource(const struct fg *f, const char *name, const char *kind,
                     const char *ext, char *buf, size_t size);
 /* Loads the block model at f->model_path (and its parents) into f->s:

@@ -14,266 +14,214 @@
  *   upperBody            -> bone mask "upperBody" */
 #include "config.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "loaders/json.h"
 #include "loaders/loader.h"
 
 enum { DIR_FRONT = 0, DIR_BACK = 1, NDIRS = 2 };
 static const char *const dir_names[NDIRS] = { "front", "back" };
 
-/* Attachment-set variants of one bone, in declaration order. */
-struct variant {
-	const char *name;
-	json_t *dirs;          /* {front, back} object */
-};
-
 struct native {
-	bb__jctx j;
-	const bb__load_ctx *ctx;
-	bb_model *m;
+	bb__load_ctx *c;
+	bb__jctx *j;
+	bb__build *b;
 	bb_armature *a;
-	json_t *bones_json;
+	json_t *bones;         /* the file's bone array */
+	json_t **bone_json;    /* bone -> its object */
 	int *slot_of_bone;     /* bone -> slot or -1 */
 	json_t **sets;         /* bone -> attachmentSets entry or NULL */
-	size_t total_keys;
 };
-
-static bb_status nomem(struct native *n)
-{
-	return bb_error_set(n->j.err, BB_ERR_NOMEM, n->ctx->name, NULL,
-	                    "out of memory");
-}
-
-static int find_bone(const bb_armature *a, int nbones, const char *name)
-{
-	int i;
-
-	for (i = 0; i < nbones; i++)
-		if (strcmp(a->bones[i].name, name) == 0)
-			return i;
-	return -1;
-}
 
 /* ---- bones ------------------------------------------------------------ */
 
-/* A parent named later in the list: report a cycle if following parents
- * from it comes back to `self`, else "defined after". */
-static bb_status later_parent(struct native *n, json_t *bones, size_t self,
-                              const char *parent)
+/* The name of the file's bone object jb, or NULL. */
+static const char *name_of(struct native *n, json_t *jb)
 {
-	size_t count = json_array_size(bones), i, steps;
-	const char *cur = parent;
-	const char *selfname =
-		json_string_value(json_object_get(json_array_get(bones, self), "name"));
+	const char *name = NULL;
+	bb__jctx quiet = *n->j;
 
-	for (steps = 0; cur && steps <= count; steps++) {
-		json_t *found = NULL;
-
-		if (selfname && strcmp(cur, selfname) == 0)
-			return bb__jfail(&n->j, "parent",
-			                 "bone hierarchy has a cycle through \"%s\"",
-			                 parent);
-		for (i = 0; i < count; i++) {
-			json_t *b = json_array_get(bones, i);
-			const char *nm = json_string_value(json_object_get(b, "name"));
-
-			if (nm && strcmp(nm, cur) == 0) {
-				found = b;
-				break;
-			}
-		}
-		if (!found)
-			break;
-		cur = json_string_value(json_object_get(found, "parent"));
-	}
-	return bb__jfail(&n->j, "parent",
-	                 "bone \"%s\" is defined after its child (parents come first)",
-	                 parent);
+	quiet.err = NULL;
+	bb__jstr(&quiet, jb, "name", 0, &name);
+	return name;
 }
 
-static bb_status load_bone(struct native *n, json_t *bones, size_t i)
+/* The file's bone named `name` after position `after`, or NULL. */
+static json_t *later_bone(struct native *n, size_t after, const char *name)
+{
+	size_t i;
+
+	for (i = after + 1; i < (size_t)n->a->nbones; i++) {
+		const char *nm = name_of(n, n->bone_json[i]);
+
+		if (nm && strcmp(nm, name) == 0)
+			return n->bone_json[i];
+	}
+	return NULL;
+}
+
+/* A parent named later in the list: a cycle if following parents from it
+ * comes back to bone `self`, else "defined after". */
+static bb_status later_parent(struct native *n, size_t self, const char *parent)
+{
+	const char *selfname = name_of(n, n->bone_json[self]), *cur = parent;
+	bb__jctx quiet = *n->j;
+	size_t steps;
+
+	quiet.err = NULL;
+	for (steps = 0; cur && steps <= (size_t)n->a->nbones; steps++) {
+		json_t *found = NULL;
+		size_t i;
+
+		if (selfname && strcmp(cur, selfname) == 0)
+			return bb__jfail(n->j, "parent", "bone hierarchy has a cycle "
+			                 "through \"%s\"", parent);
+		for (i = 0; i < (size_t)n->a->nbones && !found; i++) {
+			const char *nm = name_of(n, n->bone_json[i]);
+
+			if (nm && strcmp(nm, cur) == 0)
+				found = n->bone_json[i];
+		}
+		if (!found || bb__jstr(&quiet, found, "parent", 0, &cur) != BB_OK)
+			break;
+	}
+	return bb__jfail(n->j, "parent", "bone \"%s\" is defined after its child "
+	                 "(parents come first)", parent);
+}
+
+static bb_status load_bone(struct native *n, size_t i)
 {
 	bb_bone *b = &n->a->bones[i];
-	json_t *jb = json_array_get(bones, i);
+	json_t *jb = n->bone_json[i];
 	const char *name, *parent;
 	bb_status s;
 
-	if ((s = bb__jexpect_object(&n->j, jb)) != BB_OK ||
-	    (s = bb__jstr(&n->j, jb, "name", 1, &name)) != BB_OK ||
-	    (s = bb__jstr(&n->j, jb, "parent", 0, &parent)) != BB_OK)
+	if ((s = bb__jstr(n->j, jb, "name", 1, &name)) != BB_OK ||
+	    (s = bb__jstr(n->j, jb, "parent", 0, &parent)) != BB_OK)
 		return s;
 	if (!name[0])
-		return bb__jfail(&n->j, "name", "empty bone name");
-	if (find_bone(n->a, (int)i, name) >= 0)
-		return bb__jfail(&n->j, "name", "duplicate bone name \"%s\"", name);
-	b->name = bb__strdup(name);
-	if (!b->name)
-		return nomem(n);
-	b->parent = -1;
-	if (parent) {
-		if (strcmp(parent, name) == 0)
-			return bb__jfail(&n->j, "parent", "bone \"%s\" is its own parent",
-			                 name);
-		b->parent = find_bone(n->a, (int)i, parent);
-		if (b->parent < 0) {
-			size_t k;
-
-			for (k = i + 1; k < json_array_size(bones); k++) {
-				const char *later = json_string_value(
-					json_object_get(json_array_get(bones, k), "name"));
-				if (later && strcmp(later, parent) == 0)
-					return later_parent(n, bones, i, parent);
-			}
-			return bb__jfail(&n->j, "parent", "unknown bone \"%s\"", parent);
-		}
-	}
-	b->setup = bb__xform_identity();
-	b->inherit = BB_INHERIT_MATRIX;
-	b->flags = BB_INHERIT_ALL;
-	if ((s = bb__jnum(&n->j, jb, "x", 0, &b->setup.x)) != BB_OK ||
-	    (s = bb__jnum(&n->j, jb, "y", 0, &b->setup.y)) != BB_OK ||
-	    (s = bb__jnum(&n->j, jb, "rotation", 0, &b->setup.rotation)) != BB_OK ||
-	    (s = bb__jnum(&n->j, jb, "scaleX", 1, &b->setup.sx)) != BB_OK ||
-	    (s = bb__jnum(&n->j, jb, "scaleY", 1, &b->setup.sy)) != BB_OK)
+		return bb__jfail(n->j, "name", "empty bone name");
+	if (bb__build_find_bone(n->a, name) >= 0)
+		return bb__jfail(n->j, "name", "duplicate bone name \"%s\"", name);
+	if ((s = bb__build_str(n->b, &b->name, name)) != BB_OK)
+		return s;
+	if (parent && strcmp(parent, name) == 0)
+		return bb__jfail(n->j, "parent", "bone \"%s\" is its own parent", name);
+	if (parent && (b->parent = bb__build_find_bone(n->a, parent)) < 0)
+		return later_bone(n, i, parent) ? later_parent(n, i, parent)
+		       : bb__jfail(n->j, "parent", "unknown bone \"%s\"", parent);
+	if ((s = bb__jnum(n->j, jb, "x", 0, &b->setup.x)) != BB_OK ||
+	    (s = bb__jnum(n->j, jb, "y", 0, &b->setup.y)) != BB_OK ||
+	    (s = bb__jnum(n->j, jb, "rotation", 0, &b->setup.rotation)) != BB_OK ||
+	    (s = bb__jnum(n->j, jb, "scaleX", 1, &b->setup.sx)) != BB_OK ||
+	    (s = bb__jnum(n->j, jb, "scaleY", 1, &b->setup.sy)) != BB_OK)
 		return s;
 	return BB_OK;
 }
 
 static bb_status load_bones(struct native *n, json_t *root)
 {
-	json_t *bones;
-	size_t i, count;
+	bb__jiter it;
+	json_t *jb;
 	bb_status s;
 
-	if ((s = bb__jarray(&n->j, root, "bones", 1, &bones)) != BB_OK)
+	if ((s = bb__jeach(n->j, root, "bones", BB_J_REQUIRED, &it)) != BB_OK)
 		return s;
-	count = json_array_size(bones);
-	if (count == 0)
-		return bb__jfail(&n->j, "bones", "no bones");
-	if (count > (size_t)n->ctx->opts->max_bones)
-		return bb_error_set(n->j.err, BB_ERR_LIMIT, n->ctx->name, "bones",
-		                    "%zu bones exceed the limit of %d", count,
-		                    n->ctx->opts->max_bones);
-	n->a->bones = bb__calloc(count, sizeof *n->a->bones);
-	n->slot_of_bone = bb__calloc(count, sizeof *n->slot_of_bone);
-	n->sets = bb__calloc(count, sizeof *n->sets);
-	if (!n->a->bones || !n->slot_of_bone || !n->sets)
-		return nomem(n);
-	bb__jpath_key(&n->j.path, "bones");
-	for (i = 0; i < count; i++) {
-		size_t mark = bb__jpath_index(&n->j.path, i);
-
-		n->a->nbones = (int)i + 1;   /* counted before loading: freed on error */
-		if ((s = load_bone(n, bones, i)) != BB_OK)
+	if (it.n == 0)
+		return bb__jfail(n->j, NULL, "no bones");
+	if ((s = bb__build_bones(n->b, n->a, it.n)) != BB_OK)
+		return s;
+	n->bone_json = bb__calloc(it.n, sizeof *n->bone_json);
+	n->slot_of_bone = bb__calloc(it.n, sizeof *n->slot_of_bone);
+	n->sets = bb__calloc(it.n, sizeof *n->sets);
+	if (!n->bone_json || !n->slot_of_bone || !n->sets)
+		return bb__build_nomem(n->b);
+	while (bb__jnext(&it, &jb))
+		n->bone_json[it.index] = jb;
+	bb__jeach(n->j, root, "bones", 0, &it);
+	while (bb__jnext(&it, &jb))
+		if ((s = load_bone(n, it.index)) != BB_OK)
 			return s;
-		bb__jpath_pop(&n->j.path, mark);
-	}
-	n->a->nbones = (int)count;
-	bb__jpath_init(&n->j.path);
-	n->bones_json = bones;
 	return BB_OK;
 }
 
 /* ---- attachments -> displays ------------------------------------------ */
 
-static bb_status add_display(struct native *n, bb_display **out)
-{
-	bb_display *d = bb__realloc_array(n->a->displays,
-	                                  (size_t)n->a->ndisplays + 1, sizeof *d);
-
-	if (!d)
-		return nomem(n);
-	n->a->displays = d;
-	*out = &d[n->a->ndisplays++];
-	memset(*out, 0, sizeof **out);
-	(*out)->local = bb_affine_identity();
-	return BB_OK;
-}
-
 static bb_status load_texture(struct native *n, const char *rel, int *out)
 {
-	char path[4096];
 	bb_image *img;
-	bb_error sub;
 	bb_status s;
 
-	*out = bb__model_find_texture(n->m, rel);
-	if (*out >= 0)
+	if ((*out = bb__model_find_texture(n->c->m, rel)) >= 0)
 		return BB_OK;
-	if (!bb__path_join(path, sizeof path, n->ctx->dir, rel))
-		return bb__jfail(&n->j, "image", "path too long");
-	s = bb_png_read(path, &img, &sub);
-	if (s != BB_OK)
-		return bb_error_set(n->j.err, s == BB_ERR_NOMEM ? s : BB_ERR_INPUT,
-		                    n->ctx->name, n->j.path.buf,
-		                    "image \"%s\": %s", rel, sub.message);
-	*out = bb__model_add_texture(n->m, rel, img);
-	if (*out < 0) {
-		bb_image_free(img);
-		return nomem(n);
+	if ((s = bb__load_image(n->c, &(bb__ref){ .at = n->j, .what = "image",
+	                                           .name = rel }, 0, &img, NULL,
+	                        0)) != BB_OK)
+		return s;
+	return bb__build_texture(n->b, rel, img, out);
+}
+
+/* An attachment's colour: [r, g, b] or [r, g, b, a], 0..255. */
+static bb_status load_color(struct native *n, json_t *att, double *c)
+{
+	double *v;
+	size_t k, count;
+	bb_status s;
+
+	if ((s = bb__jnums(n->j, att, "color", 0, 4, &v, &count)) != BB_OK)
+		return s == BB_ERR_LIMIT ? bb__jfail(n->j, "color", "expected [r, g, b] "
+		                                     "or [r, g, b, a], found more numbers")
+		                         : s;
+	if (v && count != 3 && count != 4) {
+		free(v);
+		return bb__jfail(n->j, "color", "expected [r, g, b] or [r, g, b, a], "
+		                 "found %zu numbers", count);
 	}
+	for (k = 0; k < count; k++) {
+		if (v[k] < 0 || v[k] > 255) {
+			size_t mark = bb__jpath_key(&n->j->path, "color");
+
+			free(v);
+			bb__jpath_index(&n->j->path, k);
+			s = bb__jfail(n->j, NULL, "expected a number 0..255");
+			bb__jpath_pop(&n->j->path, mark);
+			return s;
+		}
+		c[k] = v[k];
+	}
+	free(v);
 	return BB_OK;
 }
 
-/* Builds one display from an attachment object (NULL -> none). */
-static bb_status load_attachment(struct native *n, json_t *att, const char *name)
+/* Display `di` from an attachment object (NULL: none, an empty display). */
+static bb_status load_attachment(struct native *n, json_t *att, const char *name,
+                                 int di)
 {
-	bb_display *d = NULL;
 	double ox, oy, w, h, r, c[4] = { 255, 255, 255, 255 };
 	const char *image;
-	json_t *color;
+	bb_display *d;
+	int tex;
 	bb_status s;
-	size_t i;
 
-	if ((s = add_display(n, &d)) != BB_OK)
+	if (name && (s = bb__build_str(n->b, &n->a->displays[di].name, name)) != BB_OK)
 		return s;
-	if (name && !(d->name = bb__strdup(name)))
-		return nomem(n);
 	if (!att)
 		return BB_OK;
-	if ((s = bb__jexpect_object(&n->j, att)) != BB_OK ||
-	    (s = bb__jnum(&n->j, att, "offsetX", 0, &ox)) != BB_OK ||
-	    (s = bb__jnum(&n->j, att, "offsetY", 0, &oy)) != BB_OK ||
-	    (s = bb__jnum_range(&n->j, att, "width", 0, 0, 1e6, &w)) != BB_OK ||
-	    (s = bb__jnum_range(&n->j, att, "height", 0, 0, 1e6, &h)) != BB_OK ||
-	    (s = bb__jnum_range(&n->j, att, "radius", 0, 0, 1e6, &r)) != BB_OK ||
-	    (s = bb__jstr(&n->j, att, "image", 0, &image)) != BB_OK ||
-	    (s = bb__jarray(&n->j, att, "color", 0, &color)) != BB_OK)
+	if ((s = bb__jexpect_object(n->j, att)) != BB_OK ||
+	    (s = bb__jnum(n->j, att, "offsetX", 0, &ox)) != BB_OK ||
+	    (s = bb__jnum(n->j, att, "offsetY", 0, &oy)) != BB_OK ||
+	    (s = bb__jnum_range(n->j, att, "width", 0, 0, 1e6, &w)) != BB_OK ||
+	    (s = bb__jnum_range(n->j, att, "height", 0, 0, 1e6, &h)) != BB_OK ||
+	    (s = bb__jnum_range(n->j, att, "radius", 0, 0, 1e6, &r)) != BB_OK ||
+	    (s = bb__jstr(n->j, att, "image", 0, &image)) != BB_OK ||
+	    (s = load_color(n, att, c)) != BB_OK ||
+	    (image && (s = load_texture(n, image, &tex)) != BB_OK))
 		return s;
-	if (color) {
-		size_t cn = json_array_size(color);
-
-		if (cn != 3 && cn != 4)
-			return bb__jfail(&n->j, "color",
-			                 "expected [r, g, b] or [r, g, b, a], found %zu numbers",
-			                 cn);
-		for (i = 0; i < cn; i++) {
-			json_t *v = json_array_get(color, i);
-
-			if (!json_is_number(v) || json_number_value(v) < 0 ||
-			    json_number_value(v) > 255) {
-				size_t mark = bb__jpath_key(&n->j.path, "color");
-				bb__jpath_index(&n->j.path, i);
-				s = bb__jfail(&n->j, NULL, "expected a number 0..255");
-				bb__jpath_pop(&n->j.path, mark);
-				return s;
-			}
-			c[i] = json_number_value(v);
-		}
-	}
+	d = &n->a->displays[di];
 	d->local = bb_affine_translate(ox, oy);
 	if (image) {
-		int tex;
-		const bb_image *img;
+		const bb_image *img = n->c->m->textures[tex];
 
-		/* resolve before filling in: load_texture may fail */
-		if ((s = load_texture(n, image, &tex)) != BB_OK)
-			return s;
-		d = &n->a->displays[n->a->ndisplays - 1];
-		img = n->m->textures[tex];
 		d->kind = BB_DISPLAY_IMAGE;
 		d->u.image.texture = tex;
 		d->u.image.corners[0] = (bb_vec2){ -w / 2, -h / 2 };
@@ -294,210 +242,167 @@ static bb_status load_attachment(struct native *n, json_t *att, const char *name
 	return BB_OK;
 }
 
-/* The attachment for direction `dir` in a {front, back} object: back falls
- * back to front. */
-static json_t *pick_dir(json_t *dirs, int dir, const char **key)
+/* A {front, back} object (path at it): its keys checked; display `di`
+ * from the attachment for direction `dir` (back falls back to front). */
+static bb_status load_dirs(struct native *n, json_t *dirs, int dir,
+                           const char *name, int di)
 {
-	json_t *v = json_object_get(dirs, dir_names[dir]);
-
-	*key = dir_names[dir];
-	if ((!v || json_is_null(v)) && dir == DIR_BACK) {
-		v = json_object_get(dirs, "front");
-		*key = "front";
-	}
-	return (v && !json_is_null(v)) ? v : NULL;
-}
-
-static bb_status check_dirs(struct native *n, json_t *dirs)
-{
-	const char *key;
+	const char *key = dir_names[dir];
+	bb__jiter it;
 	json_t *v;
-	bb_status s;
-
-	if ((s = bb__jexpect_object(&n->j, dirs)) != BB_OK)
-		return s;
-	json_object_foreach(dirs, key, v) {
-		if (strcmp(key, "front") != 0 && strcmp(key, "back") != 0)
-			return bb__jfail(&n->j, key,
-			                 "unknown direction (expected front or back)");
-	}
-	return BB_OK;
-}
-
-/* Displays of slot `slot` (bone `bone`) for one direction: own + variants. */
-static bb_status load_slot_displays(struct native *n, int bone, int dir,
-                                    int *first, int *count)
-{
-	json_t *jb = json_array_get(n->bones_json, (size_t)bone);
-	json_t *own = json_object_get(jb, "attachments");
-	json_t *set = n->sets[bone];
-	const char *key, *vname;
-	json_t *dirs;
 	size_t mark;
 	bb_status s;
 
-	*first = n->a->ndisplays;
-	mark = bb__jpath_key(&n->j.path, "bones");
-	bb__jpath_index(&n->j.path, (size_t)bone);
-	bb__jpath_key(&n->j.path, "attachments");
-	if (own && (s = check_dirs(n, own)) != BB_OK)
+	if ((s = bb__jeach_member(n->j, dirs, NULL, 0, &it)) != BB_OK)
 		return s;
-	{
-		json_t *att = own ? pick_dir(own, dir, &key) : NULL;
+	while (bb__jnext(&it, &v))
+		if (strcmp(it.key, "front") != 0 && strcmp(it.key, "back") != 0)
+			return bb__jfail(n->j, NULL, "unknown direction (expected front "
+			                 "or back)");
+	if (dir == DIR_BACK && !bb__jhas(dirs, "back"))
+		key = "front";
+	if ((s = bb__jobject(n->j, dirs, key, 0, &v)) != BB_OK)
+		return s;
+	mark = bb__jpath_key(&n->j->path, key);
+	if ((s = load_attachment(n, v, name, di)) != BB_OK)
+		return s;
+	bb__jpath_pop(&n->j->path, mark);
+	return BB_OK;
+}
 
-		if (att)
-			bb__jpath_key(&n->j.path, key);
-		if ((s = load_attachment(n, att, NULL)) != BB_OK)
-			return s;
-	}
-	bb__jpath_pop(&n->j.path, mark);
-	if (set) {
-		mark = bb__jpath_key(&n->j.path, "attachmentSets");
-		bb__jpath_key(&n->j.path, n->a->bones[bone].name);
-		json_object_foreach(set, vname, dirs) {
-			size_t m2 = bb__jpath_key(&n->j.path, vname);
-			json_t *att;
+/* Displays of bone b's slot for one direction: its own, then its variants
+ * in file order. */
+static bb_status load_slot_displays(struct native *n, int bone, int dir,
+                                    bb_skin *sk, int slot)
+{
+	json_t *own, *dirs;
+	bb__jiter it;
+	int first;
+	bb_status s;
 
-			if ((s = check_dirs(n, dirs)) != BB_OK)
+	sk->first[slot] = n->a->ndisplays;
+	sk->count[slot] = 1 + (int)bb__jsize(n->sets[bone]);
+	if ((s = bb__build_displays(n->b, n->a, sk->count[slot], &first)) != BB_OK)
+		return s;
+	bb__jpath_init(&n->j->path);
+	bb__jpath_key(&n->j->path, "bones");
+	bb__jpath_index(&n->j->path, (size_t)bone);
+	bb__jpath_key(&n->j->path, "attachments");
+	bb__jobject(n->j, n->bone_json[bone], "attachments", 0, &own);
+	if ((s = own ? load_dirs(n, own, dir, NULL, first)
+	             : load_attachment(n, NULL, NULL, first)) != BB_OK)
+		return s;
+	bb__jpath_init(&n->j->path);
+	bb__jpath_key(&n->j->path, "attachmentSets");
+	bb__jpath_key(&n->j->path, n->a->bones[bone].name);
+	if (n->sets[bone] && bb__jeach_member(n->j, n->sets[bone], NULL, 0, &it) == BB_OK)
+		while (bb__jnext(&it, &dirs))
+			if ((s = load_dirs(n, dirs, dir, it.key,
+			                   first + 1 + (int)it.index)) != BB_OK)
 				return s;
-			att = pick_dir(dirs, dir, &key);
-			if (att)
-				bb__jpath_key(&n->j.path, key);
-			if ((s = load_attachment(n, att, vname)) != BB_OK)
-				return s;
-			bb__jpath_pop(&n->j.path, m2);
-		}
-		bb__jpath_pop(&n->j.path, mark);
-	}
-	*count = n->a->ndisplays - *first;
+	bb__jpath_init(&n->j->path);
 	return BB_OK;
 }
 
 static bb_status load_sets(struct native *n, json_t *root)
 {
-	json_t *sets, *v;
-	const char *bone;
+	bb__jiter it;
+	json_t *v;
+	int b;
 	bb_status s;
 
-	if ((s = bb__jobject(&n->j, root, "attachmentSets", 0, &sets)) != BB_OK ||
-	    !sets)
+	if ((s = bb__jeach_member(n->j, root, "attachmentSets", 0, &it)) != BB_OK)
 		return s;
-	bb__jpath_key(&n->j.path, "attachmentSets");
-	json_object_foreach(sets, bone, v) {
-		int b = find_bone(n->a, n->a->nbones, bone);
-
-		if (b < 0)
-			return bb__jfail(&n->j, bone, "unknown bone \"%s\"", bone);
-		if (!json_is_object(v))
-			return bb__jfail(&n->j, bone, "expected an object of variants");
+	while (bb__jnext(&it, &v)) {
+		if ((b = bb__build_find_bone(n->a, it.key)) < 0)
+			return bb__jfail(n->j, NULL, "unknown bone \"%s\"", it.key);
+		if (bb__jkind_of(v, NULL) != BB_JK_OBJECT)
+			return bb__jfail(n->j, NULL, "expected an object of variants");
 		n->sets[b] = v;
 	}
-	bb__jpath_init(&n->j.path);
 	return BB_OK;
 }
 
-/* Reads drawOrder.<dir> into a slot permutation. */
+/* drawOrder.<dir> (bone names, front to back of the list = back to
+ * front on screen) into the skin's slot permutation; bones it leaves out
+ * follow in bone order. */
 static bb_status load_draw_order(struct native *n, json_t *root, int dir,
                                  int *order)
 {
-	json_t *dobj, *list;
-	unsigned char *used;
-	size_t i;
+	unsigned char *used = bb__calloc((size_t)n->a->nbones, 1);
+	json_t *dobj = NULL, *v;
+	bb__jiter it;
+	const char *name;
 	int k = 0, b;
 	bb_status s;
 
-	if ((s = bb__jobject(&n->j, root, "drawOrder", 0, &dobj)) != BB_OK)
-		return s;
-	list = NULL;
-	if (dobj) {
-		bb__jpath_key(&n->j.path, "drawOrder");
-		s = bb__jarray(&n->j, dobj, dir_names[dir], 0, &list);
-		bb__jpath_init(&n->j.path);
-		if (s != BB_OK)
-			return s;
-	}
-	used = bb__calloc((size_t)n->a->nbones, 1);
 	if (!used)
-		return nomem(n);
-	for (i = 0; list && i < json_array_size(list); i++) {
-		json_t *v = json_array_get(list, i);
-		const char *name = json_string_value(v);
-
-		bb__jpath_key(&n->j.path, "drawOrder");
-		bb__jpath_key(&n->j.path, dir_names[dir]);
-		bb__jpath_index(&n->j.path, i);
-		if (!name)
-			s = bb__jfail(&n->j, NULL, "expected a bone name");
-		else if ((b = find_bone(n->a, n->a->nbones, name)) < 0)
-			s = bb__jfail(&n->j, NULL, "unknown bone \"%s\"", name);
+		return bb__build_nomem(n->b);
+	if ((s = bb__jobject(n->j, root, "drawOrder", 0, &dobj)) != BB_OK)
+		goto out;
+	bb__jpath_key(&n->j->path, "drawOrder");
+	if ((s = bb__jeach(n->j, dobj, dir_names[dir], 0, &it)) != BB_OK)
+		goto out;
+	while (bb__jnext(&it, &v)) {
+		if ((s = bb__jstr(n->j, v, NULL, 0, &name)) != BB_OK || !name) {
+			s = bb__jfail(n->j, NULL, "expected a bone name");
+			goto out;
+		}
+		if ((b = bb__build_find_bone(n->a, name)) < 0)
+			s = bb__jfail(n->j, NULL, "unknown bone \"%s\"", name);
 		else if (used[b])
-			s = bb__jfail(&n->j, NULL, "bone \"%s\" listed twice", name);
-		else {
-			used[b] = 1;
-			if (n->slot_of_bone[b] >= 0)
-				order[k++] = n->slot_of_bone[b];
-		}
-		bb__jpath_init(&n->j.path);
-		if (s != BB_OK) {
-			free(used);
-			return s;
-		}
+			s = bb__jfail(n->j, NULL, "bone \"%s\" listed twice", name);
+		if (s != BB_OK)
+			goto out;
+		used[b] = 1;
+		if (n->slot_of_bone[b] >= 0)
+			order[k++] = n->slot_of_bone[b];
 	}
 	for (b = 0; b < n->a->nbones; b++)
 		if (!used[b] && n->slot_of_bone[b] >= 0)
 			order[k++] = n->slot_of_bone[b];
+	bb__jpath_init(&n->j->path);
+out:
 	free(used);
-	return BB_OK;
+	return s;
 }
 
 static bb_status load_slots(struct native *n, json_t *root)
 {
 	bb_armature *a = n->a;
-	int b, nslots = 0, dir, i;
+	int b, nslots = 0, dir;
 	bb_status s;
 
 	for (b = 0; b < a->nbones; b++) {
-		json_t *jb = json_array_get(n->bones_json, (size_t)b);
-		json_t *att = json_object_get(jb, "attachments");
+		json_t *att;
 
-		if (att && !json_is_null(att) && !json_is_object(att)) {
-			bb__jpath_key(&n->j.path, "bones");
-			bb__jpath_index(&n->j.path, (size_t)b);
-			return bb__jfail(&n->j, "attachments", "expected an object");
-		}
-		n->slot_of_bone[b] = (att && !json_is_null(att)) || n->sets[b] ?
-		                     nslots++ : -1;
+		bb__jpath_init(&n->j->path);
+		bb__jpath_key(&n->j->path, "bones");
+		bb__jpath_index(&n->j->path, (size_t)b);
+		if (bb__jobject(n->j, n->bone_json[b], "attachments", 0, &att) != BB_OK)
+			return bb__jfail(n->j, "attachments", "expected an object");
+		n->slot_of_bone[b] = att || n->sets[b] ? nslots++ : -1;
 	}
-	a->nslots = nslots;
-	a->slots = bb__calloc((size_t)nslots, sizeof *a->slots);
-	a->skins = bb__calloc(NDIRS, sizeof *a->skins);
-	if (!a->slots || !a->skins)
-		return nomem(n);
-	a->nskins = NDIRS;
+	bb__jpath_init(&n->j->path);
+	if ((s = bb__build_slots(n->b, a, (size_t)nslots)) != BB_OK)
+		return s;
 	for (dir = 0; dir < NDIRS; dir++) {
-		bb_skin *sk = &a->skins[dir];
+		bb_skin *sk;
 
-		sk->name = bb__strdup(dir_names[dir]);
-		sk->first = bb__calloc((size_t)nslots, sizeof *sk->first);
-		sk->count = bb__calloc((size_t)nslots, sizeof *sk->count);
-		sk->draw_order = bb__calloc((size_t)nslots, sizeof *sk->draw_order);
-		if (!sk->name || !sk->first || !sk->count || !sk->draw_order)
-			return nomem(n);
+		if ((s = bb__build_skin(n->b, a, dir_names[dir], 1, &sk)) != BB_OK)
+			return s;
 	}
 	for (b = 0; b < a->nbones; b++) {
-		i = n->slot_of_bone[b];
+		int i = n->slot_of_bone[b];
+
 		if (i < 0)
 			continue;
-		a->slots[i].name = bb__strdup(a->bones[b].name);
-		if (!a->slots[i].name)
-			return nomem(n);
+		if ((s = bb__build_str(n->b, &a->slots[i].name, a->bones[b].name)) != BB_OK)
+			return s;
 		a->slots[i].bone = b;
 		a->slots[i].setup_display = 0;
-		a->slots[i].color = bb_color_xform_identity();
-		a->slots[i].blend = BB_BLEND_NORMAL;
 		for (dir = 0; dir < NDIRS; dir++)
-			if ((s = load_slot_displays(n, b, dir, &a->skins[dir].first[i],
-			                            &a->skins[dir].count[i])) != BB_OK)
+			if ((s = load_slot_displays(n, b, dir, &a->skins[dir], i)) != BB_OK)
 				return s;
 	}
 	for (dir = 0; dir < NDIRS; dir++)
@@ -517,189 +422,140 @@ static const char *const prop_keys[BB_PROP_COUNT] = {
 /* Index of variant `name` among bone b's displays (0 = own), or -1. */
 static int variant_index(struct native *n, int b, const char *name)
 {
-	const char *k;
+	bb__jctx quiet = *n->j;
+	bb__jiter it;
 	json_t *v;
-	int i = 1;
 
 	if (strcmp(name, "default") == 0)
 		return 0;
-	if (!n->sets[b])
+	quiet.err = NULL;
+	if (!n->sets[b] || bb__jeach_member(&quiet, n->sets[b], NULL, 0, &it) != BB_OK)
 		return -1;
-	json_object_foreach(n->sets[b], k, v) {
-		if (strcmp(k, name) == 0)
-			return i;
-		i++;
-	}
+	while (bb__jnext(&it, &v))
+		if (strcmp(it.key, name) == 0)
+			return 1 + (int)it.index;
 	return -1;
 }
 
-static bb_status add_timeline(struct native *n, bb_anim *an, bb_timeline **out)
-{
-	bb_timeline *t = bb__realloc_array(an->timelines, (size_t)an->ntimelines + 1,
-	                                   sizeof *t);
-	if (!t)
-		return nomem(n);
-	an->timelines = t;
-	*out = &t[an->ntimelines++];
-	memset(*out, 0, sizeof **out);
-	return BB_OK;
-}
-
-/* Builds the timeline of one property (or the attachment switch, prop < 0)
- * of bone b from its key list.  Keys must be time-ordered. */
+/* The timeline of one property (or the attachment switch, prop < 0) of
+ * bone b from its key list (path at it).  Keys are checked and ordered. */
 static bb_status build_track(struct native *n, bb_anim *an, int b, json_t *keys,
                              int prop)
 {
-	const char *key = prop >= 0 ? prop_keys[prop] : "attachment";
-	size_t i, k = 0, count = 0;
-	bb_timeline *t = NULL;
+	const char *key = prop >= 0 ? prop_keys[prop] : "attachment", *vn;
+	bb_tl_target target = BB_TL_BONE;
+	bb_apply apply = prop >= BB_PROP_SCALE_X ? BB_APPLY_REPLACE : BB_APPLY_ADD;
+	int index = b, k = 0, count = 0, idx;
+	bb_timeline *t;
+	bb__jiter it;
+	json_t *jk;
 	bb_status s;
 
-	for (i = 0; i < json_array_size(keys); i++)
-		if (json_object_get(json_array_get(keys, i), key))
-			count++;
+	bb__jeach(n->j, keys, NULL, 0, &it);
+	while (bb__jnext(&it, &jk))
+		count += bb__jhas(jk, key);
 	if (count == 0)
 		return BB_OK;
-	n->total_keys += count;
-	if (n->total_keys > (size_t)n->ctx->opts->max_keys)
-		return bb_error_set(n->j.err, BB_ERR_LIMIT, n->ctx->name, n->j.path.buf,
-		                    "more than %d keys", n->ctx->opts->max_keys);
-	if ((s = add_timeline(n, an, &t)) != BB_OK)
-		return s;
-	t->stride = 1;
-	t->times = bb__calloc(count, sizeof *t->times);
-	t->values = bb__calloc(count, sizeof *t->values);
-	t->interp = bb__calloc(count, sizeof *t->interp);
-	if (!t->times || !t->values || !t->interp)
-		return nomem(n);
-	t->nkeys = (int)count;
 	if (prop < 0) {
-		t->target = BB_TL_SLOT_DISPLAY;
-		t->index = n->slot_of_bone[b];
+		target = BB_TL_SLOT_DISPLAY;
+		index = n->slot_of_bone[b];
+		apply = BB_APPLY_ADD;
 	} else if (prop == BB_PROP_SCALE_X && n->a->bones[b].parent < 0) {
-		t->target = BB_TL_FIGURE;       /* root scaleX -> figure scale */
-		t->index = 0;
-		t->prop = BB_PROP_SCALE_X;
-		t->apply = BB_APPLY_REPLACE;
-	} else {
-		t->target = BB_TL_BONE;
-		t->index = b;
-		t->prop = (bb_prop)prop;
-		t->apply = prop >= BB_PROP_SCALE_X ? BB_APPLY_REPLACE : BB_APPLY_ADD;
+		target = BB_TL_FIGURE;         /* root scaleX -> figure scale */
+		index = 0;
 	}
-	for (i = 0; i < json_array_size(keys); i++) {
-		json_t *jk = json_array_get(keys, i);
-		json_t *v = json_object_get(jk, key);
-		size_t mark;
-
-		if (!v)
+	if ((s = bb__build_timeline(n->b, an, target, index, (bb_prop)(prop < 0 ? 0 : prop),
+	                            apply, 1, count, &t)) != BB_OK)
+		return s;
+	bb__jeach(n->j, keys, NULL, 0, &it);
+	while (bb__jnext(&it, &jk)) {
+		if (!bb__jhas(jk, key))
 			continue;
-		mark = bb__jpath_index(&n->j.path, i);
-		t->times[k] = json_number_value(json_object_get(jk, "time"));
-		t->interp[k].kind = BB_INTERP_LINEAR;
-		if (prop < 0 && n->slot_of_bone[b] < 0)
-			return bb__jfail(&n->j, key, "bone \"%s\" has no attachments to "
-			                 "switch", n->a->bones[b].name);
-		if (prop < 0) {
-			const char *vn = json_string_value(v);
-			int idx = vn ? variant_index(n, b, vn) : -1;
-
-			t->interp[k].kind = BB_INTERP_STEP;
-			if (!vn)
-				return bb__jfail(&n->j, key, "expected a variant name");
-			if (idx < 0)
-				return bb__jfail(&n->j, key,
-				                 "unknown attachment variant \"%s\" for bone \"%s\"",
-				                 vn, n->a->bones[b].name);
-			t->values[k] = idx;
-		} else if ((s = bb__jnum(&n->j, jk, key, 0, &t->values[k])) != BB_OK) {
-			return s;
+		bb__jnum(n->j, jk, "time", 0, &t->times[k]);
+		t->interp[k].kind = prop < 0 ? BB_INTERP_STEP : BB_INTERP_LINEAR;
+		if (prop >= 0) {
+			if ((s = bb__jnum(n->j, jk, key, 0, &t->values[k++])) != BB_OK)
+				return s;
+			continue;
 		}
-		bb__jpath_pop(&n->j.path, mark);
-		k++;
+		if (n->slot_of_bone[b] < 0)
+			return bb__jfail(n->j, key, "bone \"%s\" has no attachments to "
+			                 "switch", n->a->bones[b].name);
+		if (bb__jstr(n->j, jk, key, 0, &vn) != BB_OK)
+			return bb__jfail(n->j, key, "expected a variant name");
+		if ((idx = variant_index(n, b, vn)) < 0)
+			return bb__jfail(n->j, key, "unknown attachment variant \"%s\" for "
+			                 "bone \"%s\"", vn, n->a->bones[b].name);
+		t->values[k++] = idx;
 	}
 	return BB_OK;
 }
 
+/* A bone's key list (path at it): objects with a time inside the
+ * animation, in order, and only known properties. */
 static bb_status check_keys(struct native *n, json_t *keys, double duration)
 {
 	static const char *const allowed[] = { "time", "x", "y", "rotation", "scaleX",
 	                                       "scaleY", "attachment", NULL };
 	double prev = -1, t;
-	size_t i, a;
+	bb__jiter it, kt;
+	json_t *jk, *v;
+	size_t a;
 	bb_status s;
 
-	for (i = 0; i < json_array_size(keys); i++) {
-		json_t *jk = json_array_get(keys, i);
-		size_t mark = bb__jpath_index(&n->j.path, i);
-		const char *k;
-		json_t *v;
-
-		if ((s = bb__jexpect_object(&n->j, jk)) != BB_OK)
-			return s;
-		if (!json_object_get(jk, "time"))
-			return bb__jfail(&n->j, "time", "missing");
-		if ((s = bb__jnum_range(&n->j, jk, "time", 0, 0, duration, &t)) != BB_OK)
+	if ((s = bb__jeach(n->j, keys, NULL, 0, &it)) != BB_OK)
+		return bb__jfail(n->j, NULL, "expected an array of keys");
+	while (bb__jnext(&it, &jk)) {
+		if ((s = bb__jexpect_object(n->j, jk)) != BB_OK ||
+		    (s = bb__jnum_req(n->j, jk, "time", &t)) != BB_OK ||
+		    (s = bb__jnum_range(n->j, jk, "time", 0, 0, duration, &t)) != BB_OK)
 			return s;
 		if (t < prev)
-			return bb__jfail(&n->j, "time",
-			                 "keys out of order (%g after %g)", t, prev);
+			return bb__jfail(n->j, "time", "keys out of order (%g after %g)",
+			                 t, prev);
 		prev = t;
-		json_object_foreach(jk, k, v) {
-			for (a = 0; allowed[a] && strcmp(allowed[a], k) != 0; a++)
+		bb__jeach_member(n->j, jk, NULL, 0, &kt);
+		while (bb__jnext(&kt, &v)) {
+			for (a = 0; allowed[a] && strcmp(allowed[a], kt.key) != 0; a++)
 				;
 			if (!allowed[a])
-				return bb__jfail(&n->j, k, "unknown key property");
+				return bb__jfail(n->j, NULL, "unknown key property");
 		}
-		bb__jpath_pop(&n->j.path, mark);
 	}
 	return BB_OK;
 }
 
-static bb_status load_anim(struct native *n, json_t *ja, bb_anim *an, int face)
+static bb_status load_anim(struct native *n, json_t *ja, int face)
 {
-	const char *name, *bname;
-	json_t *bones, *keys;
-	int loop, prop, i;
+	const char *name;
+	double duration;
+	bb__jiter it;
+	json_t *keys;
+	bb_anim *an;
+	int loop, prop, b;
 	bb_status s;
 
-	if ((s = bb__jexpect_object(&n->j, ja)) != BB_OK ||
-	    (s = bb__jstr(&n->j, ja, "name", 1, &name)) != BB_OK ||
-	    (s = bb__jbool(&n->j, ja, "loop", !face, &loop)) != BB_OK ||
-	    (s = bb__jobject(&n->j, ja, "bones", 0, &bones)) != BB_OK)
+	if ((s = bb__jexpect_object(n->j, ja)) != BB_OK ||
+	    (s = bb__jstr(n->j, ja, "name", 1, &name)) != BB_OK ||
+	    (s = bb__jbool(n->j, ja, "loop", !face, &loop)) != BB_OK ||
+	    (s = bb__jnum_req(n->j, ja, "duration", &duration)) != BB_OK ||
+	    (s = bb__jnum_range(n->j, ja, "duration", 0, 0, 1e5, &duration)) != BB_OK ||
+	    (s = bb__build_anim(n->b, n->a, name, &an)) != BB_OK)
 		return s;
-	if (!json_object_get(ja, "duration"))
-		return bb__jfail(&n->j, "duration", "missing");
-	if ((s = bb__jnum_range(&n->j, ja, "duration", 0, 0, 1e5, &an->duration)) != BB_OK)
-		return s;
-	for (i = 0; i < n->a->nanims; i++)
-		if (strcmp(n->a->anims[i].name, name) == 0)
-			return bb__jfail(&n->j, "name", "duplicate animation name \"%s\"",
-			                 name);
-	if (!(an->name = bb__strdup(name)))
-		return nomem(n);
+	an->duration = duration;
 	an->loop = loop;
 	an->layer = face ? BB_LAYER_FACE : BB_LAYER_BODY;
-	if (!bones)
-		return BB_OK;
-	bb__jpath_key(&n->j.path, "bones");
-	json_object_foreach(bones, bname, keys) {
-		size_t mark = bb__jpath_key(&n->j.path, bname);
-		int b = find_bone(n->a, n->a->nbones, bname);
-
-		if (b < 0)
-			return bb__jfail(&n->j, NULL, "unknown bone \"%s\"", bname);
-		if (!json_is_array(keys))
-			return bb__jfail(&n->j, NULL, "expected an array of keys");
-		if ((s = check_keys(n, keys, an->duration)) != BB_OK)
+	if ((s = bb__jeach_member(n->j, ja, "bones", 0, &it)) != BB_OK)
+		return s;
+	while (bb__jnext(&it, &keys)) {
+		if ((b = bb__build_find_bone(n->a, it.key)) < 0)
+			return bb__jfail(n->j, NULL, "unknown bone \"%s\"", it.key);
+		if ((s = check_keys(n, keys, duration)) != BB_OK)
 			return s;
-		for (prop = -1; prop < BB_PROP_COUNT; prop++) {
-			if (prop >= 0 && !prop_keys[prop])
-				continue;   /* skew, shear */
-			if ((s = build_track(n, an, b, keys, prop)) != BB_OK)
+		for (prop = -1; prop < BB_PROP_COUNT; prop++)
+			if ((prop < 0 || prop_keys[prop]) &&   /* no skew, shear */
+			    (s = build_track(n, an, b, keys, prop)) != BB_OK)
 				return s;
-		}
-		bb__jpath_pop(&n->j.path, mark);
 	}
 	return BB_OK;
 }
@@ -707,99 +563,43 @@ static bb_status load_anim(struct native *n, json_t *ja, bb_anim *an, int face)
 static bb_status load_anims(struct native *n, json_t *root)
 {
 	static const char *const lists[2] = { "animations", "faceAnimations" };
-	json_t *arr[2];
-	size_t total, i;
+	bb__jiter it;
+	json_t *ja;
 	int l;
 	bb_status s;
 
-	if ((s = bb__jarray(&n->j, root, "animations", 1, &arr[0])) != BB_OK ||
-	    (s = bb__jarray(&n->j, root, "faceAnimations", 0, &arr[1])) != BB_OK)
-		return s;
-	total = json_array_size(arr[0]) + json_array_size(arr[1]);
-	n->a->anims = bb__calloc(total, sizeof *n->a->anims);
-	if (!n->a->anims)
-		return nomem(n);
 	for (l = 0; l < 2; l++) {
-		for (i = 0; i < json_array_size(arr[l]); i++) {
-			bb__jpath_init(&n->j.path);
-			bb__jpath_key(&n->j.path, lists[l]);
-			bb__jpath_index(&n->j.path, i);
-			s = load_anim(n, json_array_get(arr[l], i),
-			              &n->a->anims[n->a->nanims], l == 1);
-			n->a->nanims++;   /* counted even on failure, so it is freed */
-			if (s != BB_OK)
+		if ((s = bb__jeach(n->j, root, lists[l], l == 0 ? BB_J_REQUIRED : 0,
+		                   &it)) != BB_OK)
+			return s;
+		while (bb__jnext(&it, &ja))
+			if ((s = load_anim(n, ja, l == 1)) != BB_OK)
 				return s;
-		}
 	}
-	bb__jpath_init(&n->j.path);
 	return BB_OK;
 }
 
 static bb_status load_mask(struct native *n, json_t *root)
 {
-	json_t *list;
+	const char *name;
+	bb__jiter it;
 	bb_mask *mk;
-	size_t i;
+	json_t *v;
+	int b;
 	bb_status s;
 
-	if ((s = bb__jarray(&n->j, root, "upperBody", 0, &list)) != BB_OK || !list)
+	if ((s = bb__jeach(n->j, root, "upperBody", 0, &it)) != BB_OK || !it.v)
 		return s;
-	n->a->masks = bb__calloc(1, sizeof *n->a->masks);
-	if (!n->a->masks)
-		return nomem(n);
-	n->a->nmasks = 1;
+	if ((s = bb__build_mask(n->b, n->a, "upperBody", &mk)) != BB_OK)
+		return s;
 	n->a->overlay_mask = 0;
-	mk = &n->a->masks[0];
-	mk->name = bb__strdup("upperBody");
-	mk->bones = bb__calloc((size_t)n->a->nbones, 1);
-	if (!mk->name || !mk->bones)
-		return nomem(n);
-	bb__jpath_key(&n->j.path, "upperBody");
-	for (i = 0; i < json_array_size(list); i++) {
-		const char *name = json_string_value(json_array_get(list, i));
-		int b = name ? find_bone(n->a, n->a->nbones, name) : -1;
-
-		if (b < 0) {
-			bb__jpath_index(&n->j.path, i);
-			return name ? bb__jfail(&n->j, NULL, "unknown bone \"%s\"", name)
-			            : bb__jfail(&n->j, NULL, "expected a bone name");
-		}
+	while (bb__jnext(&it, &v)) {
+		if (bb__jstr(n->j, v, NULL, 0, &name) != BB_OK || !name)
+			return bb__jfail(n->j, NULL, "expected a bone name");
+		if ((b = bb__build_find_bone(n->a, name)) < 0)
+			return bb__jfail(n->j, NULL, "unknown bone \"%s\"", name);
 		mk->bones[b] = 1;
 	}
-	bb__jpath_init(&n->j.path);
-	return BB_OK;
-}
-
-static bb_status load_root(struct native *n, json_t *root)
-{
-	const char *format, *name;
-	double version;
-	bb_status s;
-
-	if ((s = bb__jexpect_object(&n->j, root)) != BB_OK ||
-	    (s = bb__jstr(&n->j, root, "format", 1, &format)) != BB_OK)
-		return s;
-	if (strcmp(format, "bonebake-skeleton") != 0)
-		return bb__jfail(&n->j, "format", "expected \"bonebake-skeleton\"");
-	if (!json_object_get(root, "version"))
-		return bb__jfail(&n->j, "version", "missing");
-	if ((s = bb__jnum(&n->j, root, "version", 1, &version)) != BB_OK)
-		return s;
-	if (version != 1)
-		return bb__jfail(&n->j, "version", "unsupported version %g (this "
-		                 "bonebake reads version 1)", version);
-	if ((s = bb__jstr(&n->j, root, "name", 0, &name)) != BB_OK ||
-	    (s = bb__jnum_range(&n->j, root, "fps", 30, 0.001, 1000, &n->a->fps)) != BB_OK)
-		return s;
-	n->a->name = bb__strdup(name ? name : "skeleton");
-	if (!n->a->name)
-		return nomem(n);
-	if ((s = load_bones(n, root)) != BB_OK ||
-	    (s = load_sets(n, root)) != BB_OK ||
-	    (s = load_slots(n, root)) != BB_OK ||
-	    (s = load_mask(n, root)) != BB_OK ||
-	    (s = load_anims(n, root)) != BB_OK)
-		return s;
 	return BB_OK;
 }
 
@@ -810,33 +610,38 @@ int bb__sniff_native(const char *data, size_t size, const char *path)
 	return strstr(data, "\"bonebake-skeleton\"") != NULL;
 }
 
-bb_status bb__load_native(const bb__load_ctx *ctx, bb_model **out, bb_error *err)
+bb_status bb__load_native(bb__load_ctx *c, json_t *root, bb_model *m)
 {
 	struct native n;
-	json_t *root;
+	const char *format, *name;
+	double version;
 	bb_status s;
 
-	*out = NULL;
-	s = bb__json_parse(ctx->data, ctx->size, ctx->name, &root, err);
-	if (s != BB_OK)
-		return s;
 	memset(&n, 0, sizeof n);
-	n.ctx = ctx;
-	n.j.file = ctx->name;
-	n.j.err = err;
-	bb__jpath_init(&n.j.path);
-	n.m = bb__model_new("bonebake-skeleton");
-	if (!n.m || !(n.a = bb__model_add_armature(n.m)))
-		s = nomem(&n);
-	else
-		s = load_root(&n, root);
-	json_decref(root);
+	n.c = c;
+	n.j = &c->at;
+	n.b = &c->b;
+	if ((s = bb__jexpect_object(n.j, root)) != BB_OK ||
+	    (s = bb__jstr(n.j, root, "format", 1, &format)) != BB_OK)
+		return s;
+	if (strcmp(format, "bonebake-skeleton") != 0)
+		return bb__jfail(n.j, "format", "expected \"bonebake-skeleton\"");
+	if ((s = bb__jnum_req(n.j, root, "version", &version)) != BB_OK)
+		return s;
+	if (version != 1)
+		return bb__jfail(n.j, "version", "unsupported version %g (this "
+		                 "bonebake reads version 1)", version);
+	if ((s = bb__jstr(n.j, root, "name", 0, &name)) != BB_OK ||
+	    (s = bb__build_armatures(n.b, 1, &n.a)) != BB_OK ||
+	    (s = bb__build_str(n.b, &n.a->name, name ? name : "skeleton")) != BB_OK ||
+	    (s = bb__jnum_range(n.j, root, "fps", 30, 0.001, 1000, &n.a->fps)) != BB_OK)
+		return s;
+	(void)m;
+	if ((s = load_bones(&n, root)) == BB_OK && (s = load_sets(&n, root)) == BB_OK &&
+	    (s = load_slots(&n, root)) == BB_OK && (s = load_mask(&n, root)) == BB_OK)
+		s = load_anims(&n, root);
+	free(n.bone_json);
 	free(n.slot_of_bone);
 	free(n.sets);
-	if (s != BB_OK) {
-		bb_model_free(n.m);
-		return s;
-	}
-	*out = n.m;
-	return BB_OK;
+	return s;
 }

@@ -12,7 +12,7 @@
 #include "loaders/xml.h"
 
 struct pl {
-	bb__xctx x;
+	bb__where x;               /* the plist (file, error) */
 	const char *frame;         /* frame being read (for error paths) */
 	int format;
 };
@@ -28,20 +28,20 @@ static const bb__xnode *dict_get(const bb__xnode *dict, const char *name)
 	return NULL;
 }
 
+/* An error at `frames["<frame>"].field` (or metadata.field), at's line. */
 static bb_status fail(struct pl *p, const bb__xnode *at, const char *field,
                       const char *msg)
 {
-	char path[BB_ERROR_PATH_MAX];
+	bb__jpath path;
 
+	bb__jpath_init(&path);
+	bb__jpath_key(&path, p->frame ? "frames" : "metadata");
 	if (p->frame)
-		snprintf(path, sizeof path, "frames[\"%.120s\"]%s%s", p->frame,
-		         field ? "." : "", field ? field : "");
-	else
-		snprintf(path, sizeof path, "metadata.%s", field ? field : "");
-	bb_error_set(p->x.err, BB_ERR_INPUT, p->x.file, path, "%s", msg);
-	if (p->x.err && at)
-		p->x.err->line = at->line;
-	return BB_ERR_INPUT;
+		bb__jpath_quoted(&path, p->frame);
+	if (field)
+		bb__jpath_key(&path, field);
+	return bb__error_at(p->x.err, BB_ERR_INPUT, p->x.file, at ? at->line : 0,
+	                    0, path.buf, "%s", msg);
 }
 
 /* Up to n numbers of a "{{x,y},{w,h}}" / "{x,y}" string; returns the count. */
@@ -168,14 +168,9 @@ static bb_status add_frame(struct pl *p, const bb__xnode *fr, int tex,
 	    v[0] + (rotated ? v[3] : v[2]) > page->width + 0.5 ||
 	    v[1] + (rotated ? v[2] : v[3]) > page->height + 0.5)
 		return fail(p, fr, NULL, "frame lies outside its page");
-	if (!bb__grow((void **)&at->regions, &at->cap, (size_t)at->n + 1,
-	              sizeof *at->regions))
-		return bb_error_set(p->x.err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
-	r = &at->regions[at->n];
-	memset(r, 0, sizeof *r);
-	if (!(r->name = bb__strdup(p->frame)))
-		return bb_error_set(p->x.err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
-	at->n++;
+	if (!(r = bb__atlas_add(at, p->frame)))
+		return bb_error_set(p->x.err, BB_ERR_NOMEM, p->x.file, NULL,
+		                    "out of memory");
 	r->texture = tex;
 	r->x = v[0];
 	r->y = v[1];
@@ -188,7 +183,6 @@ static bb_status add_frame(struct pl *p, const bb__xnode *fr, int tex,
 	/* Starling frame: minus the trimmed rect's top-left in the source */
 	r->fx = -((v[6] - v[2]) / 2 + v[4]);
 	r->fy = -((v[7] - v[3]) / 2 - v[5]);
-	r->scale = 1;
 	return BB_OK;
 }
 
@@ -216,72 +210,74 @@ static void check_metadata(bb_model *m, const char *base, const bb__xnode *meta,
 		               img->height);
 }
 
-/* The page: its texture index, or -1 (warned) when it cannot be read. */
-static int load_page(bb_model *m, const char *path, const char *png,
-                     const bb__xnode *meta)
+/* The page of the plist at `path`: its texture index into *tex, or -1
+ * (warned) when it cannot be read. */
+static bb_status load_page(bb__load_ctx *c, struct pl *p, const char *path,
+                           const bb__xnode *meta, int *tex)
 {
 	const bb__xnode *tf = dict_get(meta, "textureFileName");
-	char dir[4096], file[4200], stem[4096];
-	const char *base = bb__basename(path), *dot = strrchr(base, '.');
-	const char *given = png;
+	const char *base = bb__basename(path), *dot = strrchr(base, '.'), *png;
+	char dir[4096], stem[4096], file[4200], why[BB_ERROR_MSG_MAX];
+	bb__where at = p->x;
+	bb__ref r;
 	bb_image *img;
-	bb_error sub;
-	FILE *f;
-	int tex;
+	int have;
+	bb_status s;
 
+	*tex = -1;
 	bb__dirname(path, dir, sizeof dir);
 	snprintf(stem, sizeof stem, "%.*s.png",
 	         (int)(dot ? (size_t)(dot - base) : strlen(base)), base);
-	if (!png) {
-		png = stem;
-		if (!bb__path_join(file, sizeof file, dir, stem))
-			return -1;
-		if (tf && tf->text && (f = fopen(file, "rb")) == NULL)
-			png = tf->text;
-		else if (tf && tf->text)
-			fclose(f);
+	r = (bb__ref){ .at = &p->x, .what = "page", .name = stem, .dir = dir };
+	if ((have = bb__load_exists(c, &r)) < 0)
+		return BB_ERR_INPUT;
+	png = stem;
+	if (!have && tf && tf->text) {
+		/* the name the plist gives, where it is written */
+		png = tf->text;
+		at.line = tf->line;
+		bb__jpath_set(&at.path, "metadata.textureFileName");
+		r = (bb__ref){ .at = &at, .what = "page", .name = png, .dir = dir };
 	}
-	/* a page the caller named is a path as is; the plist's own names are
-	 * relative to the plist */
-	if (png == given) {
-		if (snprintf(file, sizeof file, "%s", png) >= (int)sizeof file)
-			return -1;
-	} else if (!bb__path_join(file, sizeof file, dir, png)) {
-		return -1;
-	}
-	if ((tex = bb__model_find_texture(m, file)) < 0) {
-		if (bb_png_read(file, &img, &sub) != BB_OK) {
-			bb__model_warn(m, "%s: page \"%s\": %s; its frames are not drawn",
-			               base, png, sub.message);
-			return -1;
+	if (!bb__load_path(c, &r, file, sizeof file))
+		return BB_OK;
+	if ((*tex = bb__model_find_texture(c->m, file)) < 0) {
+		if ((s = bb__load_image(c, &r, BB__OPEN_OPTIONAL, &img, why,
+		                        sizeof why)) != BB_OK)
+			return s;
+		if (!img) {
+			bb__model_warn(c->m, "%s: page \"%s\": %s; its frames are not drawn",
+			               base, png, why);
+			return BB_OK;
 		}
-		if ((tex = bb__model_add_texture(m, file, img)) < 0) {
-			bb_image_free(img);
-			return -1;
-		}
+		if ((s = bb__build_texture(&c->b, file, img, tex)) != BB_OK)
+			return s;
 	}
-	check_metadata(m, base, meta, file, m->textures[tex]);
-	return tex;
+	check_metadata(c->m, base, meta, file, c->m->textures[*tex]);
+	return BB_OK;
 }
 
-bb_status bb__plist_load(bb_model *m, const char *path, const char *png,
-                         bb__atlas *at, bb_error *err)
+bb_status bb__plist_load(bb__load_ctx *c, const bb__ref *r, bb__atlas *at)
 {
 	struct pl p;
 	bb__xnode *root = NULL;
 	const bb__xnode *dict, *frames, *meta, *k;
-	char *data = NULL;
+	char path[4096], *data = NULL;
 	size_t size;
 	double fmt = 0;
 	int tex;
 	bb_status s;
 
 	memset(&p, 0, sizeof p);
+	if (!bb__load_path(c, r, path, sizeof path))
+		return bb__error_at(c->err, BB_ERR_INPUT, c->name, 0, 0, NULL,
+		                    "atlas \"%s\": path too long", r->name);
 	p.x.file = bb__basename(path);
-	p.x.err = err;
-	if ((s = bb__read_file(path, (size_t)64 << 20, &data, &size, err)) != BB_OK)
+	p.x.err = c->err;
+	if ((s = bb__load_open(c, r, 0, &data, &size, NULL, 0)) != BB_OK)
 		return s;
-	s = bb__xml_parse(data, size, p.x.file, 1000000, &root, err);
+	s = bb__xml_parse(data, size, p.x.file, 1000000, BB__XML_EXTERNAL_DOCTYPE,
+	                  &root, c->err);
 	free(data);
 	if (s != BB_OK)
 		return s;
@@ -299,7 +295,8 @@ bb_status bb__plist_load(bb_model *m, const char *path, const char *png,
 		goto done;
 	}
 	p.format = (int)fmt;
-	tex = load_page(m, path, png, meta);
+	if ((s = load_page(c, &p, path, meta, &tex)) != BB_OK)
+		goto done;
 	for (k = bb__xchild(frames, "key"); k; k = bb__xnext(k, "key")) {
 		p.frame = k->text ? k->text : "";
 		if (!k->next) {
@@ -307,7 +304,7 @@ bb_status bb__plist_load(bb_model *m, const char *path, const char *png,
 			goto done;
 		}
 		if ((s = add_frame(&p, k->next, tex,
-		                   tex >= 0 ? m->textures[tex] : NULL, at)) != BB_OK)
+		                   tex >= 0 ? c->m->textures[tex] : NULL, at)) != BB_OK)
 			goto done;
 	}
 	s = BB_OK;

@@ -3,16 +3,17 @@
 #define BB_LOADERS_PLIST_H
 
 #include "loaders/atlas.h"
+#include "loaders/loader.h"
 
-/* Reads the plist at `path` and appends one region per frame (named by its
- * key, e.g. "arm.png") to `at`, on the page `png` (NULL: the plist's name
- * with .png, else metadata.textureFileName), added to m's textures once.
- * Trimmed frames get Starling-style frame fields (fx, fy <= 0, y down);
- * rotated frames are stored 90 degrees clockwise.  A malformed frame is
- * BB_ERR_INPUT naming the plist and `frames["name"].field`; an unreadable
- * page is a model warning (its frames draw nothing).  BB_ERR_IO when the
- * plist cannot be read. */
-bb_status bb__plist_load(bb_model *m, const char *path, const char *png,
-                         bb__atlas *at, bb_error *err);
+/* Reads the plist r names (through the file funnel) and appends one region
+ * per frame (named by its key, e.g. "arm.png") to `at`, on its page: the
+ * plist's <stem>.png beside it when there is one, else its
+ * metadata.textureFileName (relative to the plist), added to the model's
+ * textures once.  Trimmed frames get Starling-style frame fields (fx, fy
+ * <= 0, y down); rotated frames are stored 90 degrees clockwise.  A
+ * malformed frame is BB_ERR_INPUT naming the plist and
+ * `frames["name"].field`; an unreadable page is a model warning (its
+ * frames draw nothing); a refused page an error. */
+bb_status bb__plist_load(bb__load_ctx *c, const bb__ref *r, bb__atlas *at);
 
 #endif

@@ -164,7 +164,7 @@ struct page {
 	int w, h, pma, texture;
 };
 
-static bb_status load_page(bb_model *m, struct reader *r, const char *dir,
+static bb_status load_page(bb__load_ctx *c, struct reader *r, const char *dir,
                            struct page *pg)
 {
 	char png[4700];
@@ -174,6 +174,8 @@ static bb_status load_page(bb_model *m, struct reader *r, const char *dir,
 
 	if (!bb__path_join(png, sizeof png, dir, pg->name))
 		return fail(r, pg->name, "page path too long");
+	bb_model *m = c->m;
+
 	pg->texture = bb__model_find_texture(m, png);
 	if (pg->texture < 0) {
 		s = bb_png_read(png, &img, &sub);
@@ -181,11 +183,8 @@ static bb_status load_page(bb_model *m, struct reader *r, const char *dir,
 			return fail(r, pg->name, "page image: %s", sub.message);
 		if (pg->pma)
 			unpremultiply(img);
-		pg->texture = bb__model_add_texture(m, png, img);
-		if (pg->texture < 0) {
-			bb_image_free(img);
-			return nomem(r);
-		}
+		if ((s = bb__build_texture(&c->b, png, img, &pg->texture)) != BB_OK)
+			return s;
 	}
 	img = m->textures[pg->texture];
 	if (pg->w <= 0 || pg->h <= 0) {
@@ -314,11 +313,10 @@ static bb_status finish_region(struct reader *r, const struct page *pg,
 	return BB_OK;
 }
 
-bb_status bb__sp_atlas_parse(bb_model *m, const char *name, const char *dir,
-                             const char *data, size_t size, bb__sp_atlas *at,
-                             bb_error *err)
+bb_status bb__sp_atlas_parse(bb__load_ctx *c, const char *name, const char *dir,
+                             const char *data, size_t size, bb__sp_atlas *at)
 {
-	struct reader r = { data, data + size, 0, name, err };
+	struct reader r = { data, data + size, 0, name, c->err };
 	struct page pg;
 	struct region_in ri;
 	struct entry en;
@@ -345,7 +343,7 @@ bb_status bb__sp_atlas_parse(bb_model *m, const char *name, const char *dir,
 			while ((have = read_line(&r, &s, &n)) && n > 0 && parse_entry(s, n, &en))
 				if ((st = page_entry(&r, &pg, &en)) != BB_OK)
 					return st;
-			if ((st = load_page(m, &r, dir, &pg)) != BB_OK)
+			if ((st = load_page(c, &r, dir, &pg)) != BB_OK)
 				return st;
 			in_page = 1;
 			continue;
@@ -368,17 +366,16 @@ bb_status bb__sp_atlas_parse(bb_model *m, const char *name, const char *dir,
 	return BB_OK;
 }
 
-bb_status bb__sp_atlas_load(bb_model *m, const char *path, bb__sp_atlas *at,
-                            bb_error *err)
+bb_status bb__sp_atlas_load(bb__load_ctx *c, const char *path, bb__sp_atlas *at)
 {
 	char dir[4096], *data;
 	size_t size;
 	bb_status s;
 
-	if ((s = bb__read_file(path, (size_t)16 << 20, &data, &size, err)) != BB_OK)
+	if ((s = bb__read_file(path, (size_t)16 << 20, &data, &size, c->err)) != BB_OK)
 		return s;
 	bb__dirname(path, dir, sizeof dir);
-	s = bb__sp_atlas_parse(m, bb__basename(path), dir, data, size, at, err);
+	s = bb__sp_atlas_parse(c, bb__basename(path), dir, data, size, at);
 	free(data);
 	return s;
 }

@@ -861,8 +861,8 @@ static bb_status load(bb__sp *sp)
 	bb__jpath_pop(&sp->j.path, 0);
 	if (s != BB_OK)
 		return s;
-	if (!(sp->a = bb__model_add_armature(sp->m)))
-		return nomem(sp);
+	if ((s = bb__build_armatures(&sp->ctx->b, 1, &sp->a)) != BB_OK)
+		return s;
 	sp->a->y_up = 1;
 	sp->a->default_anim = -1;
 	if ((s = read_skeleton(sp, sk, version)) != BB_OK)
@@ -898,7 +898,7 @@ static bb_status load(bb__sp *sp)
 	for (i = 0; i < 4 && s == BB_OK; i++)
 		s = read_constraints(sp, keys[i], counts[i], orders);
 	if (s == BB_OK && find_atlas(sp->ctx, atlas, sizeof atlas)) {
-		if ((s = bb__sp_atlas_load(sp->m, atlas, &sp->atlas, sp->j.err)) == BB_OK)
+		if ((s = bb__sp_atlas_load(sp->ctx, atlas, &sp->atlas)) == BB_OK)
 			sp->have_atlas = 1;
 	} else if (s == BB_OK) {
 		bb__model_warn(sp->m, "%s: no atlas found beside it (give one with "
@@ -917,30 +917,21 @@ static bb_status load(bb__sp *sp)
 	return s;
 }
 
-bb_status bb__load_spine(const bb__load_ctx *ctx, bb_model **out, bb_error *err)
+bb_status bb__load_spine(bb__load_ctx *c, json_t *root, bb_model *m)
 {
 	bb__sp sp;
 	bb_status s;
 	int i, k, ns;
 
-	*out = NULL;
 	memset(&sp, 0, sizeof sp);
-	sp.ctx = ctx;
-	sp.j.file = ctx->name;
-	sp.j.err = err;
-	bb__jpath_init(&sp.j.path);
-	if (!(sp.m = bb__model_new("spine")))
-		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
-	s = bb__json_parse(ctx->data, ctx->size, ctx->name, &sp.root, err);
-	if (s == BB_OK)
-		s = load(&sp);
+	sp.ctx = c;
+	bb__jctx_init(&sp.j, c->name, c->err, 0);
+	sp.m = m;
+	sp.root = root;
+	s = load(&sp);
 	ns = sp.a ? sp.a->nslots : 0;
-	if (s == BB_OK) {
-		sp.m->default_armature = 0;
-		*out = sp.m;
-	} else {
-		bb_model_free(sp.m);
-	}
+	if (s == BB_OK)
+		m->default_armature = 0;
 	for (i = 0; sp.names && i < ns; i++) {
 		for (k = 0; k < sp.names[i].n; k++)
 			free(sp.names[i].names[k]);
@@ -951,6 +942,5 @@ bb_status bb__load_spine(const bb__load_ctx *ctx, bb_model **out, bb_error *err)
 	free(sp.skins);
 	free(sp.con_index);
 	bb__sp_atlas_free(&sp.atlas);
-	json_decref(sp.root);
 	return s;
 }

@@ -39,12 +39,10 @@ typedef struct bb__sp_atlas {
  * several pages, `scale:` read and ignored as the runtime does, `pma:`
  * pages un-premultiplied when loaded) and its page PNGs into m.  Errors
  * name the atlas file, its line and the region's field. */
-bb_status bb__sp_atlas_load(bb_model *m, const char *path, bb__sp_atlas *at,
-                            bb_error *err);
+bb_status bb__sp_atlas_load(bb__load_ctx *c, const char *path, bb__sp_atlas *at);
 /* Same from a buffer; page PNGs are looked up in dir. */
-bb_status bb__sp_atlas_parse(bb_model *m, const char *name, const char *dir,
-                             const char *data, size_t size, bb__sp_atlas *at,
-                             bb_error *err);
+bb_status bb__sp_atlas_parse(bb__load_ctx *c, const char *name, const char *dir,
+                             const char *data, size_t size, bb__sp_atlas *at);
 const bb__sp_region *bb__sp_atlas_find(const bb__sp_atlas *at, const char *name);
 void bb__sp_atlas_free(bb__sp_atlas *at);
 
@@ -58,7 +56,7 @@ typedef struct bb__sp_names {
 
 typedef struct bb__sp {
 	bb__jctx j;
-	const bb__load_ctx *ctx;
+	bb__load_ctx *ctx;
 	bb_model *m;
 	bb_armature *a;
 	int v3;                /* 3.x data (3.8's key names and curves) */

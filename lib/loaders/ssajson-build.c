@@ -105,10 +105,11 @@ static bb_status build_displays(struct ssa *s)
 	bb_armature *a = s->a;
 	bb_skin *sk = &a->skins[0];
 	size_t i, f;
-	int an, slot, total = 0;
+	int an, slot, total = 0, first;
+	bb_status st;
 
 	if (!(s->count = bb__calloc((size_t)s->nslots, sizeof *s->count)))
-		return bb__ssa_nomem(s);
+		return bb__build_nomem(s->b);
 	for (an = 0; an < s->nanims; an++) {
 		struct sanim *sa = &s->anims[an];
 
@@ -130,7 +131,7 @@ static bb_status build_displays(struct ssa *s)
 				k.ox = r->ox;
 				k.oy = r->oy;
 				if ((r->disp = intern(s, &k)) < 0)
-					return bb__ssa_nomem(s);
+					return bb__build_nomem(s->b);
 			}
 	}
 	for (slot = 0; slot < s->nslots; slot++) {
@@ -138,9 +139,8 @@ static bb_status build_displays(struct ssa *s)
 		sk->count[slot] = s->count[slot];
 		total += s->count[slot];
 	}
-	if (!(a->displays = bb__calloc((size_t)total, sizeof *a->displays)))
-		return bb__ssa_nomem(s);
-	a->ndisplays = total;
+	if ((st = bb__build_displays(s->b, a, total, &first)) != BB_OK)
+		return st;
 	for (i = 0; i < s->nk; i++)
 		make_display(s, &s->keys[i],
 		             &a->displays[sk->first[s->keys[i].slot] + s->local[i]]);
@@ -227,79 +227,71 @@ static const struct rec *slot_rec(const struct sanim *sa, int f, int slot)
 	return i < sa->first[f + 1] ? &sa->recs[i] : NULL;
 }
 
-static bb_status new_timeline(struct ssa *s, bb_anim *an, enum chan c,
-                              int slot, int nframes, bb_timeline **out)
-{
-	static const bb_prop props[5] = { BB_PROP_X, BB_PROP_Y, BB_PROP_ROTATION,
-	                                  BB_PROP_SCALE_X, BB_PROP_SCALE_Y };
-	bb_timeline *t = bb__realloc_array(an->timelines, (size_t)an->ntimelines + 1,
-	                                   sizeof *t);
-	int stride = chan_stride(c);
-
-	if (!t)
-		return bb__ssa_nomem(s);
-	an->timelines = t;
-	t = *out = &t[an->ntimelines++];
-	memset(t, 0, sizeof *t);
-	t->target = c <= CH_SY ? BB_TL_BONE : c == CH_DISPLAY ? BB_TL_SLOT_DISPLAY :
-	            c == CH_COLOR ? BB_TL_SLOT_COLOR : c == CH_DEFORM ? BB_TL_DEFORM :
-	            BB_TL_VERTEX_COLOR;
-	t->index = slot;
-	t->display = BB_DEFORM_ANY_IMAGE;
-	t->prop = c <= CH_SY ? props[c] : BB_PROP_X;
-	t->apply = BB_APPLY_REPLACE;
-	t->stride = stride;
-	t->times = bb__calloc((size_t)nframes, sizeof *t->times);
-	t->values = bb__calloc((size_t)nframes, (size_t)stride * sizeof *t->values);
-	t->interp = bb__calloc((size_t)nframes, sizeof *t->interp);  /* STEP */
-	if (!t->times || !t->values || !t->interp)
-		return bb__ssa_nomem(s);
-	return BB_OK;
-}
-
 /* One stepped key per frame where the value changes; a frame without a
- * record holds the slot's last values (its display is -1). */
-static bb_status emit_chan(struct ssa *s, const struct sanim *sa, bb_anim *an,
-                           int slot, enum chan c, const struct rec *first)
+ * record holds the slot's last values (its display is -1).  `t` NULL:
+ * only counts them. */
+static int chan_keys(const struct sanim *sa, int slot, enum chan c,
+                     const struct rec *first, bb_timeline *t)
 {
-	double v[17];
+	double v[17], prev[17];
 	const struct rec *last = first;
-	bb_timeline *t = NULL;
 	int f, n = 0, st = chan_stride(c);
-	bb_status status;
 
-	if ((status = new_timeline(s, an, c, slot, sa->nframes, &t)) != BB_OK)
-		return status;
 	for (f = 0; f < sa->nframes; f++) {
 		const struct rec *r = slot_rec(sa, f, slot);
 
 		if (r)
 			last = r;
 		chan_values(c, c == CH_DISPLAY ? r : last, v);
-		if (n > 0 && memcmp(v, t->values + (size_t)(n - 1) * st,
-		                    (size_t)st * sizeof *v) == 0)
+		if (n > 0 && memcmp(v, prev, (size_t)st * sizeof *v) == 0)
 			continue;
-		t->times[n] = f / sa->fps;
-		memcpy(t->values + (size_t)n * st, v, (size_t)st * sizeof *v);
+		memcpy(prev, v, (size_t)st * sizeof *v);
+		if (t) {
+			t->times[n] = f / sa->fps;
+			memcpy(t->values + (size_t)n * st, v, (size_t)st * sizeof *v);
+		}
 		n++;
 	}
-	t->nkeys = n;
-	if ((s->nkeys += (size_t)n) > (size_t)s->ctx->opts->max_keys)
-		return bb__ssa_limit(s, "keys", s->nkeys, (long)s->ctx->opts->max_keys);
+	return n;
+}
+
+static bb_status emit_chan(struct ssa *s, const struct sanim *sa, bb_anim *an,
+                           int slot, enum chan c, const struct rec *first)
+{
+	static const bb_prop props[5] = { BB_PROP_X, BB_PROP_Y, BB_PROP_ROTATION,
+	                                  BB_PROP_SCALE_X, BB_PROP_SCALE_Y };
+	bb_tl_target target = c <= CH_SY ? BB_TL_BONE : c == CH_DISPLAY ?
+	                      BB_TL_SLOT_DISPLAY : c == CH_COLOR ? BB_TL_SLOT_COLOR :
+	                      c == CH_DEFORM ? BB_TL_DEFORM : BB_TL_VERTEX_COLOR;
+	bb_timeline *t;
+	bb_status st;
+
+	if ((st = bb__build_timeline(s->b, an, target, slot,
+	                             c <= CH_SY ? props[c] : BB_PROP_X,
+	                             BB_APPLY_REPLACE, chan_stride(c),
+	                             chan_keys(sa, slot, c, first, NULL), &t)) != BB_OK)
+		return st;
+	t->display = BB_DEFORM_ANY_IMAGE;
+	chan_keys(sa, slot, c, first, t);
 	return BB_OK;
 }
 
-static bb_status build_anim(struct ssa *s, const struct sanim *sa, bb_anim *an)
+static bb_status build_anim(struct ssa *s, int i)
 {
+	const struct sanim *sa = &s->anims[i];
+	bb_anim *an;
 	int slot, f, c;
 	bb_status st;
 
-	if (!(an->name = bb__strdup(sa->name)))
-		return bb__ssa_nomem(s);
+	/* errors about the animation name its object */
+	bb__jpath_init(&s->j->path);
+	if (s->array_form)
+		bb__jpath_index(&s->j->path, (size_t)i);
+	if ((st = bb__build_anim(s->b, s->a, sa->name, &an)) != BB_OK)
+		return st;
 	an->fps = sa->fps;
 	an->duration = sa->nframes / sa->fps;
 	an->loop = 1;
-	an->layer = BB_LAYER_BODY;
 	an->has_stage = sa->has_stage;
 	an->stage_w = sa->cw;
 	an->stage_h = sa->ch;
@@ -329,39 +321,26 @@ static bb_status build_anim(struct ssa *s, const struct sanim *sa, bb_anim *an)
 
 static bb_status build_skeleton(struct ssa *s, const char *name)
 {
-	bb_armature *a = s->a;
+	bb_armature *a;
 	bb_skin *sk;
 	char buf[32];
 	int k;
+	bb_status st;
 
-	a->name = bb__strdup(name);
+	if ((st = bb__build_armatures(s->b, 1, &a)) != BB_OK ||
+	    (st = bb__build_str(s->b, &a->name, name)) != BB_OK ||
+	    (st = bb__build_bones(s->b, a, (size_t)s->nslots)) != BB_OK ||
+	    (st = bb__build_slots(s->b, a, (size_t)s->nslots)) != BB_OK ||
+	    (st = bb__build_skin(s->b, a, "default", 0, &sk)) != BB_OK)
+		return st;
+	s->a = a;
 	a->fps = s->anims[0].fps;
-	a->bones = bb__calloc((size_t)s->nslots, sizeof *a->bones);
-	a->slots = bb__calloc((size_t)s->nslots, sizeof *a->slots);
-	a->skins = sk = bb__calloc(1, sizeof *a->skins);
-	if (!a->name || !a->bones || !a->slots || !sk)
-		return bb__ssa_nomem(s);
-	a->nskins = 1;
-	sk->name = bb__strdup("default");
-	sk->first = bb__calloc((size_t)s->nslots, sizeof *sk->first);
-	sk->count = bb__calloc((size_t)s->nslots, sizeof *sk->count);
-	if (!sk->name || !sk->first || !sk->count)
-		return bb__ssa_nomem(s);
 	for (k = 0; k < s->nslots; k++) {
 		snprintf(buf, sizeof buf, "record%d", k);
-		a->bones[k].name = bb__strdup(buf);
-		a->slots[k].name = bb__strdup(buf);
-		a->nbones = a->nslots = k + 1;
-		if (!a->bones[k].name || !a->slots[k].name)
-			return bb__ssa_nomem(s);
-		a->bones[k].parent = -1;
-		a->bones[k].setup = bb__xform_identity();
-		a->bones[k].inherit = BB_INHERIT_MATRIX;
-		a->bones[k].flags = BB_INHERIT_ALL;
+		if ((st = bb__build_str(s->b, &a->bones[k].name, buf)) != BB_OK ||
+		    (st = bb__build_str(s->b, &a->slots[k].name, buf)) != BB_OK)
+			return st;
 		a->slots[k].bone = k;
-		a->slots[k].setup_display = -1;
-		a->slots[k].color = bb_color_xform_identity();
-		a->slots[k].blend = BB_BLEND_NORMAL;
 	}
 	return BB_OK;
 }
@@ -374,13 +353,9 @@ bb_status bb__ssa_build(struct ssa *s, const char *name)
 	if ((st = build_skeleton(s, name)) != BB_OK ||
 	    (st = build_displays(s)) != BB_OK)
 		return st;
-	if (!(s->a->anims = bb__calloc((size_t)s->nanims, sizeof *s->a->anims)))
-		return bb__ssa_nomem(s);
-	for (i = 0; i < s->nanims; i++) {
-		s->a->nanims = i + 1;
-		if ((st = build_anim(s, &s->anims[i], &s->a->anims[i])) != BB_OK)
+	for (i = 0; i < s->nanims; i++)
+		if ((st = build_anim(s, i)) != BB_OK)
 			return st;
-	}
 	s->a->default_anim = 0;
 	return BB_OK;
 }

@@ -41,12 +41,6 @@
 
 #include "loaders/ssajson.h"
 
-bb_status bb__ssa_nomem(struct ssa *s)
-{
-	return bb_error_set(s->j.err, BB_ERR_NOMEM, s->ctx->name, NULL,
-	                    "out of memory");
-}
-
 /* Error at the current path + "[i]". */
 static bb_status fail_at(struct ssa *s, size_t i, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -54,23 +48,13 @@ static bb_status fail_at(struct ssa *s, size_t i, const char *fmt, ...)
 static bb_status fail_at(struct ssa *s, size_t i, const char *fmt, ...)
 {
 	char msg[BB_ERROR_MSG_MAX];
-	size_t mark = bb__jpath_index(&s->j.path, i);
 	va_list ap;
-	bb_status st;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	st = bb__jfail(&s->j, NULL, "%s", msg);
-	bb__jpath_pop(&s->j.path, mark);
-	return st;
-}
-
-bb_status bb__ssa_limit(struct ssa *s, const char *what, size_t n, long max)
-{
-	return bb_error_set(s->j.err, BB_ERR_LIMIT, s->ctx->name,
-	                    s->j.path.len ? s->j.path.buf : NULL,
-	                    "%zu %s exceed the limit of %ld", n, what, max);
+	bb__jpath_index(&s->j->path, i);
+	return bb__jfail(s->j, NULL, "%s", msg);
 }
 
 static int integral(double v)
@@ -80,32 +64,23 @@ static int integral(double v)
 
 /* ---- part records ------------------------------------------------------ */
 
-static double field(json_t *jr, int i, double def)
-{
-	json_t *v = json_array_get(jr, (size_t)i);
-
-	return v ? json_number_value(v) : def;
-}
-
 /* An integral field; *ok says whether it lies in [lo, hi]. */
-static bb_status int_field(struct ssa *s, json_t *jr, int i, int def, int lo,
-                           int hi, int *out, int *ok)
+static bb_status int_field(struct ssa *s, const double *f, int i, int lo, int hi,
+                           int *out, int *ok)
 {
-	double v = field(jr, i, def);
-
-	if (!integral(v))
-		return fail_at(s, (size_t)i, "expected an integer, found %g", v);
-	*ok = v >= lo && v <= hi;
-	*out = *ok ? (int)v : 0;
+	if (!integral(f[i]))
+		return fail_at(s, (size_t)i, "expected an integer, found %g", f[i]);
+	*ok = f[i] >= lo && f[i] <= hi;
+	*out = *ok ? (int)f[i] : 0;
 	return BB_OK;
 }
 
-static bb_status read_colors(struct ssa *s, json_t *jr, struct rec *r)
+static bb_status read_colors(struct ssa *s, const double *f, struct rec *r)
 {
 	int k;
 
 	for (k = 0; k < 4; k++) {
-		double v = field(jr, F_VCOLOR + k, 0);
+		double v = f[F_VCOLOR + k];
 
 		if (!integral(v) || v < -2147483648.0 || v > 4294967295.0)
 			return fail_at(s, (size_t)(F_VCOLOR + k), "expected a 32-bit "
@@ -118,90 +93,105 @@ static bb_status read_colors(struct ssa *s, json_t *jr, struct rec *r)
 #define BLEND_TYPES "(0 mix, 1 multiply, 2 add, 3 subtract)"
 
 /* Part and image indices, flips and blend types. */
-static bb_status read_ints(struct ssa *s, const struct sanim *an, json_t *jr,
+static bb_status read_ints(struct ssa *s, const struct sanim *an, const double *f,
                            struct rec *r)
 {
-	int ok, label;
+	int ok = 0, label;
 	bb_status st;
 
-	if ((st = int_field(s, jr, F_PART, 0, 0, an->nparts - 1, &r->part, &ok)))
+	if ((st = int_field(s, f, F_PART, 0, an->nparts - 1, &r->part, &ok)))
 		return st;
 	if (!ok)
 		return fail_at(s, F_PART, "part index %g out of range (%d parts)",
-		               field(jr, F_PART, 0), an->nparts);
-	if ((st = int_field(s, jr, F_IMAGE, 0, 0, an->nimages - 1, &r->image, &ok)))
+		               f[F_PART], an->nparts);
+	if ((st = int_field(s, f, F_IMAGE, 0, an->nimages - 1, &r->image, &ok)))
 		return st;
 	if (!ok)
 		return fail_at(s, F_IMAGE, "image index %g out of range (%d images)",
-		               field(jr, F_IMAGE, 0), an->nimages);
-	if ((st = int_field(s, jr, F_FLIPH, 0, 0, 1, &r->fh, &ok)))
+		               f[F_IMAGE], an->nimages);
+	if ((st = int_field(s, f, F_FLIPH, 0, 1, &r->fh, &ok)))
 		return st;
 	if (!ok)
-		return fail_at(s, F_FLIPH, "flip %g is neither 0 nor 1",
-		               field(jr, F_FLIPH, 0));
-	if ((st = int_field(s, jr, F_FLIPV, 0, 0, 1, &r->fv, &ok)))
+		return fail_at(s, F_FLIPH, "flip %g is neither 0 nor 1", f[F_FLIPH]);
+	if ((st = int_field(s, f, F_FLIPV, 0, 1, &r->fv, &ok)))
 		return st;
 	if (!ok)
-		return fail_at(s, F_FLIPV, "flip %g is neither 0 nor 1",
-		               field(jr, F_FLIPV, 0));
-	if ((st = int_field(s, jr, F_BLEND, 0, 0, 3, &r->blend, &ok)))
+		return fail_at(s, F_FLIPV, "flip %g is neither 0 nor 1", f[F_FLIPV]);
+	if ((st = int_field(s, f, F_BLEND, 0, 3, &r->blend, &ok)))
 		return st;
 	if (!ok)
 		return fail_at(s, F_BLEND, "unknown alpha blend type %g " BLEND_TYPES,
-		               field(jr, F_BLEND, 0));
-	if ((st = int_field(s, jr, F_LABEL, 0, INT32_MIN + 1, INT32_MAX - 1,
-	                    &label, &ok)))
+		               f[F_BLEND]);
+	if ((st = int_field(s, f, F_LABEL, INT32_MIN + 1, INT32_MAX - 1, &label, &ok)))
 		return st;
-	if ((st = int_field(s, jr, F_CBLEND, 0, 0, 3, &r->cblend, &ok)))
+	if ((st = int_field(s, f, F_CBLEND, 0, 3, &r->cblend, &ok)))
 		return st;
 	if (!ok)
 		return fail_at(s, F_CBLEND, "unknown colour blend type %g " BLEND_TYPES,
-		               field(jr, F_CBLEND, 0));
+		               f[F_CBLEND]);
+	return BB_OK;
+}
+
+/* The fields of record jr (path at it): numbers, the missing trailing
+ * ones at their defaults. */
+static bb_status read_fields(struct ssa *s, json_t *jr, double *f)
+{
+	static const double defaults[F_DEFORM] = { [F_SCX] = 1, [F_SCY] = 1,
+	                                          [F_OPACITY] = 1 };
+	bb__jiter it;
+	json_t *v;
+	size_t n = bb__jsize(jr);
+	int i;
+	bb_status st;
+
+	if (bb__jkind_of(jr, NULL) != BB_JK_ARRAY)
+		return bb__jfail(s->j, NULL, "expected a part record (an array of "
+		                 "numbers), found %s", bb__json_type_name(jr));
+	if (n < MIN_FIELDS)
+		return bb__jfail(s->j, NULL, "a part record has at least %d fields, "
+		                 "found %zu", MIN_FIELDS, n);
+	if (n > MAX_FIELDS)
+		bb__model_warn(s->c->m, "%s: part records longer than %d fields: the "
+		               "extra fields are ignored", s->c->name, MAX_FIELDS);
+	for (i = 0; i < MAX_FIELDS; i++)
+		f[i] = i < F_DEFORM ? defaults[i] : 0;
+	bb__jeach(s->j, jr, NULL, 0, &it);
+	while (bb__jnext(&it, &v) && it.index < MAX_FIELDS)
+		if ((st = bb__jnum(s->j, v, NULL, 0, &f[it.index])) != BB_OK)
+			return st;
+	bb__jdone(&it);
 	return BB_OK;
 }
 
 static bb_status read_record(struct ssa *s, const struct sanim *an, json_t *jr,
                              struct rec *r)
 {
-	size_t n, i;
+	double f[MAX_FIELDS];
 	int k;
 	bb_status st;
 
-	if (!json_is_array(jr))
-		return bb__jfail(&s->j, NULL, "expected a part record (an array of "
-		                 "numbers), found %s", bb__json_type_name(jr));
-	n = json_array_size(jr);
-	if (n < MIN_FIELDS)
-		return bb__jfail(&s->j, NULL, "a part record has at least %d fields, "
-		                 "found %zu", MIN_FIELDS, n);
-	if (n > MAX_FIELDS)
-		bb__model_warn(s->m, "%s: part records longer than %d fields: the "
-		               "extra fields are ignored", s->ctx->name, MAX_FIELDS);
-	for (i = 0; i < n && i < MAX_FIELDS; i++)
-		if (!json_is_number(json_array_get(jr, i)))
-			return fail_at(s, i, "expected a number, found %s",
-			               bb__json_type_name(json_array_get(jr, i)));
 	memset(r, 0, sizeof *r);
-	if ((st = read_ints(s, an, jr, r)) != BB_OK)
+	if ((st = read_fields(s, jr, f)) != BB_OK ||
+	    (st = read_ints(s, an, f, r)) != BB_OK)
 		return st;
 	for (k = 0; k < 4; k++)
-		r->src[k] = field(jr, F_SX + k, 0);
+		r->src[k] = f[F_SX + k];
 	for (k = 2; k < 4; k++)
 		if (r->src[k] < 0)
 			return fail_at(s, (size_t)(F_SX + k), "negative size %g", r->src[k]);
-	r->px = field(jr, F_PX, 0);
-	r->py = field(jr, F_PY, 0);
-	r->angle = field(jr, F_ANGLE, 0);
-	r->scx = field(jr, F_SCX, 1);
-	r->scy = field(jr, F_SCY, 1);
-	r->ox = field(jr, F_OX, 0);
-	r->oy = field(jr, F_OY, 0);
-	r->opacity = field(jr, F_OPACITY, 1);
+	r->px = f[F_PX];
+	r->py = f[F_PY];
+	r->angle = f[F_ANGLE];
+	r->scx = f[F_SCX];
+	r->scy = f[F_SCY];
+	r->ox = f[F_OX];
+	r->oy = f[F_OY];
+	r->opacity = f[F_OPACITY];
 	if (r->opacity < 0 || r->opacity > 1)
 		return fail_at(s, F_OPACITY, "opacity %g outside 0..1", r->opacity);
 	for (k = 0; k < 8; k++)
-		r->def[k] = field(jr, F_DEFORM + k, 0);
-	return read_colors(s, jr, r);
+		r->def[k] = f[F_DEFORM + k];
+	return read_colors(s, f, r);
 }
 
 static bb_status add_record(struct ssa *s, struct sanim *an, json_t *jr)
@@ -209,11 +199,11 @@ static bb_status add_record(struct ssa *s, struct sanim *an, json_t *jr)
 	struct rec *r;
 	bb_status st;
 
-	if (++s->nrecs > (size_t)s->ctx->opts->max_keys)
-		return bb__ssa_limit(s, "part records", s->nrecs,
-		             (long)s->ctx->opts->max_keys);
+	if (++s->nrecs > (size_t)s->c->opts->max_keys)
+		return bb__jlimit(s->j, NULL, "%zu part records exceed the limit of %d",
+		                  s->nrecs, s->c->opts->max_keys);
 	if (!bb__grow((void **)&an->recs, &an->cap, an->nrecs + 1, sizeof *an->recs))
-		return bb__ssa_nomem(s);
+		return bb__jnomem(s->j);
 	r = &an->recs[an->nrecs];
 	if ((st = read_record(s, an, jr, r)) != BB_OK)
 		return st;
@@ -227,42 +217,39 @@ static bb_status add_record(struct ssa *s, struct sanim *an, json_t *jr)
 	return BB_OK;
 }
 
-static bb_status read_frames(struct ssa *s, struct sanim *an, json_t *ssa)
+/* animation.ssa: frames of part records. */
+static bb_status read_frames(struct ssa *s, struct sanim *an, json_t *ja)
 {
-	size_t f, k, n = json_array_size(ssa);
+	bb__jiter it, rt;
+	json_t *fr, *jr;
 	bb_status st;
 
-	if (n == 0)
-		return bb__jfail(&s->j, "ssa", "no frames (the ssa list is empty)");
-	bb__jpath_key(&s->j.path, "ssa");
-	if (n > MAX_FRAMES)
-		return bb__ssa_limit(s, "frames", n, MAX_FRAMES);
-	an->nframes = (int)n;
-	if (!(an->first = bb__calloc(n + 1, sizeof *an->first)))
-		return bb__ssa_nomem(s);
-	for (f = 0; f < n; f++) {
-		json_t *fr = json_array_get(ssa, f);
-		size_t mark = bb__jpath_index(&s->j.path, f);
-
-		an->first[f] = an->nrecs;
-		if (!json_is_array(fr))
-			return bb__jfail(&s->j, NULL, "expected a frame (an array of "
-			                 "part records), found %s", bb__json_type_name(fr));
-		if (json_array_size(fr) > MAX_RECORDS)
-			return bb__ssa_limit(s, "part records in one frame",
-			             json_array_size(fr), MAX_RECORDS);
-		if ((int)json_array_size(fr) > s->nslots)
-			s->nslots = (int)json_array_size(fr);
-		for (k = 0; k < json_array_size(fr); k++) {
-			size_t m2 = bb__jpath_index(&s->j.path, k);
-
-			if ((st = add_record(s, an, json_array_get(fr, k))) != BB_OK)
+	if ((st = bb__jeach(s->j, ja, "ssa", BB_J_REQUIRED, &it)) != BB_OK)
+		return st;
+	if (it.n == 0)
+		return bb__jfail(s->j, NULL, "no frames (the ssa list is empty)");
+	if (it.n > MAX_FRAMES)
+		return bb__jlimit(s->j, NULL, "%zu frames exceed the limit of %d", it.n,
+		                  MAX_FRAMES);
+	an->nframes = (int)it.n;
+	if (!(an->first = bb__calloc(it.n + 1, sizeof *an->first)))
+		return bb__jnomem(s->j);
+	while (bb__jnext(&it, &fr)) {
+		an->first[it.index] = an->nrecs;
+		if (bb__jkind_of(fr, NULL) != BB_JK_ARRAY)
+			return bb__jfail(s->j, NULL, "expected a frame (an array of part "
+			                 "records), found %s", bb__json_type_name(fr));
+		bb__jeach(s->j, fr, NULL, 0, &rt);
+		if (rt.n > MAX_RECORDS)
+			return bb__jlimit(s->j, NULL, "%zu part records in one frame exceed "
+			                  "the limit of %d", rt.n, MAX_RECORDS);
+		if ((int)rt.n > s->nslots)
+			s->nslots = (int)rt.n;
+		while (bb__jnext(&rt, &jr))
+			if ((st = add_record(s, an, jr)) != BB_OK)
 				return st;
-			bb__jpath_pop(&s->j.path, m2);
-		}
-		bb__jpath_pop(&s->j.path, mark);
 	}
-	an->first[n] = an->nrecs;
+	an->first[an->nframes] = an->nrecs;
 	return BB_OK;
 }
 
@@ -270,32 +257,33 @@ static bb_status read_frames(struct ssa *s, struct sanim *an, json_t *ssa)
 
 static bb_status read_images(struct ssa *s, json_t *obj, struct sanim *an)
 {
-	size_t i, n;
+	bb__jiter it;
+	json_t *v;
 	bb_status st;
 
-	if ((st = bb__jarray(&s->j, obj, "images", 1, &an->images)) != BB_OK)
+	if ((st = bb__jeach(s->j, obj, "images", BB_J_REQUIRED, &it)) != BB_OK)
 		return st;
-	n = json_array_size(an->images);
-	if (n > MAX_IMAGES)
-		return bb__ssa_limit(s, "images", n, MAX_IMAGES);
-	an->nimages = (int)n;
-	an->tex = bb__calloc(n, sizeof *an->tex);
-	an->extent = bb__calloc(2 * n, sizeof *an->extent);
-	if (!an->tex || !an->extent)
-		return bb__ssa_nomem(s);
-	for (i = 0; i < n; i++) {
-		json_t *v = json_array_get(an->images, i);
+	if (it.n > MAX_IMAGES)
+		return bb__jlimit(s->j, NULL, "%zu images exceed the limit of %d", it.n,
+		                  MAX_IMAGES);
+	an->nimages = (int)it.n;
+	an->images = bb__calloc(it.n, sizeof *an->images);
+	an->tex = bb__calloc(it.n, sizeof *an->tex);
+	an->extent = bb__calloc(2 * it.n, sizeof *an->extent);
+	if (!an->images || !an->tex || !an->extent)
+		return bb__jnomem(s->j);
+	while (bb__jnext(&it, &v)) {
+		const char *name = NULL;
+		size_t i = it.index;
 
 		an->tex[i] = -1;
 		an->extent[2 * i] = an->extent[2 * i + 1] = -INFINITY;
-		if (!json_is_string(v) || !json_string_value(v)[0]) {
-			size_t mark = bb__jpath_key(&s->j.path, "images");
-
-			st = fail_at(s, i, "expected an image file name, found %s",
-			             json_is_string(v) ? "an empty string" : bb__json_type_name(v));
-			bb__jpath_pop(&s->j.path, mark);
-			return st;
-		}
+		if (bb__jkind_of(v, NULL) == BB_JK_STRING)
+			bb__jstr(s->j, v, NULL, 1, &name);
+		if (!name || !name[0])
+			return bb__jfail(s->j, NULL, "expected an image file name, found %s",
+			                 name ? "an empty string" : bb__json_type_name(v));
+		an->images[i] = name;
 	}
 	return BB_OK;
 }
@@ -305,13 +293,13 @@ static bb_status read_stage(struct ssa *s, json_t *ja, struct sanim *an)
 {
 	bb_status st;
 
-	if ((st = bb__jnum_range(&s->j, ja, "CanvasWidth", 0, 0, 16384, &an->cw)) ||
-	    (st = bb__jnum_range(&s->j, ja, "CanvasHeight", 0, 0, 16384, &an->ch)))
+	if ((st = bb__jnum_range(s->j, ja, "CanvasWidth", 0, 0, 16384, &an->cw)) ||
+	    (st = bb__jnum_range(s->j, ja, "CanvasHeight", 0, 0, 16384, &an->ch)))
 		return st;
 	an->has_stage = an->cw > 0 && an->ch > 0;
-	if ((st = bb__jnum_range(&s->j, ja, "MarginWidth", an->cw / 2, -1e5, 1e5,
+	if ((st = bb__jnum_range(s->j, ja, "MarginWidth", an->cw / 2, -1e5, 1e5,
 	                         &an->mw)) ||
-	    (st = bb__jnum_range(&s->j, ja, "MarginHeight", an->ch / 2, -1e5, 1e5,
+	    (st = bb__jnum_range(s->j, ja, "MarginHeight", an->ch / 2, -1e5, 1e5,
 	                         &an->mh)))
 		return st;
 	return BB_OK;
@@ -323,54 +311,49 @@ static bb_status read_anim(struct ssa *s, json_t *obj, struct sanim *an)
 	size_t mark;
 	bb_status st;
 
-	if ((st = bb__jexpect_object(&s->j, obj)) != BB_OK ||
+	if ((st = bb__jexpect_object(s->j, obj)) != BB_OK ||
 	    (st = read_images(s, obj, an)) != BB_OK ||
-	    (st = bb__jstr(&s->j, obj, "name", 1, &an->name)) != BB_OK ||
-	    (st = bb__jobject(&s->j, obj, "animation", 1, &ja)) != BB_OK)
+	    (st = bb__jstr(s->j, obj, "name", 1, &an->name)) != BB_OK ||
+	    (st = bb__jobject(s->j, obj, "animation", 1, &ja)) != BB_OK)
 		return st;
-	mark = bb__jpath_key(&s->j.path, "animation");
-	if (!json_object_get(ja, "fps"))
-		return bb__jfail(&s->j, "fps", "missing");
-	if ((st = bb__jnum_range(&s->j, ja, "fps", 0, 1e-3, 1000, &an->fps)) ||
+	mark = bb__jpath_key(&s->j->path, "animation");
+	if ((st = bb__jnum_req(s->j, ja, "fps", &an->fps)) ||
+	    (st = bb__jnum_range(s->j, ja, "fps", 0, 1e-3, 1000, &an->fps)) ||
 	    (st = read_stage(s, ja, an)) ||
-	    (st = bb__jarray(&s->j, ja, "parts", 1, &parts)) ||
-	    (st = bb__jarray(&s->j, ja, "ssa", 1, &ssa)))
+	    (st = bb__jarray(s->j, ja, "parts", 1, &parts)) ||
+	    (st = bb__jarray(s->j, ja, "ssa", 1, &ssa)))
 		return st;
-	an->nparts = (int)json_array_size(parts);   /* < file bytes */
-	if ((st = read_frames(s, an, ssa)) != BB_OK)
+	an->nparts = (int)bb__jsize(parts);   /* < file bytes */
+	if ((st = read_frames(s, an, ja)) != BB_OK)
 		return st;
-	bb__jpath_pop(&s->j.path, mark);
+	bb__jpath_pop(&s->j->path, mark);
 	return BB_OK;
 }
 
 static bb_status read_anims(struct ssa *s, json_t *root)
 {
-	size_t i, n = json_is_array(root) ? json_array_size(root) : 1;
-	int k;
+	size_t n = s->array_form ? bb__jsize(root) : 1;
+	bb__jiter it;
+	json_t *obj;
 	bb_status st;
 
-	if (!json_is_array(root) && !json_is_object(root))
-		return bb__jfail(&s->j, NULL, "expected an array of animations or an "
+	if (!s->array_form && bb__jkind_of(root, NULL) != BB_JK_OBJECT)
+		return bb__jfail(s->j, NULL, "expected an array of animations or an "
 		                 "animation object, found %s", bb__json_type_name(root));
 	if (n == 0)
-		return bb__jfail(&s->j, NULL, "no animations (the array is empty)");
+		return bb__jfail(s->j, NULL, "no animations (the array is empty)");
 	if (n > MAX_ANIMS)
-		return bb__ssa_limit(s, "animations", n, MAX_ANIMS);
+		return bb__jlimit(s->j, NULL, "%zu animations exceed the limit of %d", n,
+		                  MAX_ANIMS);
 	if (!(s->anims = bb__calloc(n, sizeof *s->anims)))
-		return bb__ssa_nomem(s);
-	for (i = 0; i < n; i++) {
-		json_t *obj = json_is_array(root) ? json_array_get(root, i) : root;
-		size_t mark = json_is_array(root) ? bb__jpath_index(&s->j.path, i) : 0;
-
-		s->nanims = (int)i + 1;
-		if ((st = read_anim(s, obj, &s->anims[i])) != BB_OK)
+		return bb__jnomem(s->j);
+	s->nanims = (int)n;
+	if (!s->array_form)
+		return read_anim(s, root, &s->anims[0]);
+	bb__jeach(s->j, root, NULL, 0, &it);
+	while (bb__jnext(&it, &obj))
+		if ((st = read_anim(s, obj, &s->anims[it.index])) != BB_OK)
 			return st;
-		for (k = 0; k < (int)i; k++)
-			if (strcmp(s->anims[k].name, s->anims[i].name) == 0)
-				return bb__jfail(&s->j, "name", "duplicate animation name "
-				                 "\"%s\"", s->anims[i].name);
-		bb__jpath_pop(&s->j.path, mark);
-	}
 	return BB_OK;
 }
 
@@ -384,54 +367,43 @@ static bb_status placeholder(struct ssa *s, const char *name, int *out)
 	bb_image *img;
 	bb_error sub;
 	int a, i;
+	bb_status st;
 
 	for (a = 0; a < s->nanims; a++)
 		for (i = 0; i < s->anims[a].nimages; i++)
-			if (strcmp(json_string_value(json_array_get(s->anims[a].images,
-			                                            (size_t)i)), name) == 0) {
+			if (strcmp(s->anims[a].images[i], name) == 0) {
 				w = fmax(w, s->anims[a].extent[2 * i]);
 				h = fmax(h, s->anims[a].extent[2 * i + 1]);
 			}
 	w = fmin(ceil(w), PLACEHOLDER_SIDE);
 	h = fmin(ceil(h), PLACEHOLDER_SIDE);
 	if (bb_image_new((int)w, (int)h, &img, &sub) != BB_OK)
-		return bb__ssa_nomem(s);
-	if ((*out = bb__model_add_texture(s->m, name, img)) < 0) {
-		bb_image_free(img);
-		return bb__ssa_nomem(s);
-	}
+		return bb__build_nomem(s->b);
+	if ((st = bb__build_texture(s->b, name, img, out)) != BB_OK)
+		return st;
 	if (!bb__grow((void **)&s->standins, &s->standins_cap,
 	              (size_t)s->nstandins + 1, sizeof *s->standins))
-		return bb__ssa_nomem(s);
+		return bb__build_nomem(s->b);
 	s->standins[s->nstandins++] = *out;
-	bb__model_warn(s->m, "%s: image \"%s\" not found; its parts are drawn as "
-	               "outlined boxes", s->ctx->name, name);
+	bb__model_warn(s->c->m, "%s: image \"%s\" not found; its parts are drawn "
+	               "as outlined boxes", s->c->name, name);
 	return BB_OK;
 }
 
 static bb_status load_image(struct ssa *s, const char *name, int *out)
 {
-	char path[4096];
 	bb_image *img;
-	bb_error sub;
 	bb_status st;
 
-	if ((*out = bb__model_find_texture(s->m, name)) >= 0)
+	if ((*out = bb__model_find_texture(s->c->m, name)) >= 0)
 		return BB_OK;
-	if (!bb__path_join(path, sizeof path, s->ctx->dir, name))
-		return bb__jfail(&s->j, NULL, "image path too long");
-	st = bb_png_read(path, &img, &sub);
-	if (st != BB_OK && st != BB_ERR_NOMEM && s->ctx->opts->placeholder)
-		return placeholder(s, name, out);
+	st = bb__load_image(s->c, &(bb__ref){ .at = s->j, .what = "image",
+	                                       .name = name },
+	                    s->c->opts->placeholder ? BB__OPEN_OPTIONAL : 0, &img,
+	                    NULL, 0);
 	if (st != BB_OK)
-		return bb_error_set(s->j.err, st == BB_ERR_NOMEM ? st : BB_ERR_INPUT,
-		                    s->ctx->name, s->j.path.buf, "image \"%s\": %s",
-		                    name, sub.message);
-	if ((*out = bb__model_add_texture(s->m, name, img)) < 0) {
-		bb_image_free(img);
-		return bb__ssa_nomem(s);
-	}
-	return BB_OK;
+		return st;
+	return img ? bb__build_texture(s->b, name, img, out) : placeholder(s, name, out);
 }
 
 static int is_standin(const struct ssa *s, int tex)
@@ -454,30 +426,28 @@ static bb_status load_images(struct ssa *s)
 		struct sanim *an = &s->anims[a];
 
 		for (i = 0; i < an->nimages; i++) {
-			const char *name = json_string_value(json_array_get(an->images,
-			                                                    (size_t)i));
 			const bb_image *img;
-			size_t mark;
 
 			if (an->extent[2 * i] == -INFINITY)
 				continue;       /* no drawn record uses it */
-			bb__jpath_init(&s->j.path);
-			mark = s->array_form ? bb__jpath_index(&s->j.path, (size_t)a) : 0;
-			bb__jpath_key(&s->j.path, "images");
-			bb__jpath_index(&s->j.path, (size_t)i);
-			if ((st = load_image(s, name, &an->tex[i])) != BB_OK)
+			bb__jpath_init(&s->j->path);
+			if (s->array_form)
+				bb__jpath_index(&s->j->path, (size_t)a);
+			bb__jpath_key(&s->j->path, "images");
+			bb__jpath_index(&s->j->path, (size_t)i);
+			if ((st = load_image(s, an->images[i], &an->tex[i])) != BB_OK)
 				return st;
-			bb__jpath_pop(&s->j.path, mark);
-			img = s->m->textures[an->tex[i]];
+			img = s->c->m->textures[an->tex[i]];
 			if (!is_standin(s, an->tex[i]) &&
 			    (an->extent[2 * i] > img->width + 1e-9 ||
 			     an->extent[2 * i + 1] > img->height + 1e-9))
-				bb__model_warn(s->m, "%s: source rectangles reach outside "
+				bb__model_warn(s->c->m, "%s: source rectangles reach outside "
 				               "image \"%s\" (%dx%d); they are clamped",
-				               s->ctx->name, name, img->width, img->height);
+				               s->c->name, an->images[i], img->width,
+				               img->height);
 		}
 	}
-	bb__jpath_init(&s->j.path);
+	bb__jpath_init(&s->j->path);
 	return BB_OK;
 }
 
@@ -485,34 +455,15 @@ static bb_status load_images(struct ssa *s)
  * its extension. */
 static void armature_name(const struct ssa *s, char *buf, size_t size)
 {
-	const char *dot;
+	const char *dot, *name = s->c->name;
 
 	if (!s->array_form) {
 		snprintf(buf, size, "%s", s->anims[0].name);
 		return;
 	}
-	dot = strrchr(s->ctx->name, '.');
-	snprintf(buf, size, "%.*s", (int)(dot && dot != s->ctx->name
-	                                  ? dot - s->ctx->name
-	                                  : (long)strlen(s->ctx->name)), s->ctx->name);
-}
-
-static bb_status load_root(struct ssa *s, json_t *root)
-{
-	char name[512];
-	int i;
-	bb_status st;
-
-	s->array_form = json_is_array(root);
-	if ((st = read_anims(s, root)) != BB_OK ||
-	    (st = load_images(s)) != BB_OK)
-		return st;
-	if (!(s->missing = bb__calloc((size_t)s->m->ntextures, 1)))
-		return bb__ssa_nomem(s);
-	for (i = 0; i < s->nstandins; i++)
-		s->missing[s->standins[i]] = 1;
-	armature_name(s, name, sizeof name);
-	return bb__ssa_build(s, name);
+	dot = strrchr(name, '.');
+	snprintf(buf, size, "%.*s", (int)(dot && dot != name ? dot - name
+	                                  : (long)strlen(name)), name);
 }
 
 int bb__sniff_ssajson(const char *data, size_t size, const char *path)
@@ -523,50 +474,41 @@ int bb__sniff_ssajson(const char *data, size_t size, const char *path)
 	       strstr(data, "\"animation\"") != NULL;
 }
 
-static void free_ssa(struct ssa *s)
-{
-	int i;
-
-	for (i = 0; i < s->nanims; i++) {
-		free(s->anims[i].tex);
-		free(s->anims[i].extent);
-		free(s->anims[i].first);
-		free(s->anims[i].recs);
-	}
-	free(s->anims);
-	free(s->missing);
-	free(s->standins);
-	free(s->keys);
-	free(s->local);
-	free(s->count);
-	free(s->bucket);
-}
-
-bb_status bb__load_ssajson(const bb__load_ctx *ctx, bb_model **out, bb_error *err)
+bb_status bb__load_ssajson(bb__load_ctx *c, json_t *root, bb_model *m)
 {
 	struct ssa s;
-	json_t *root;
+	char name[512];
+	int i;
 	bb_status st;
 
-	*out = NULL;
-	if ((st = bb__json_parse(ctx->data, ctx->size, ctx->name, &root, err)) != BB_OK)
-		return st;
 	memset(&s, 0, sizeof s);
-	s.ctx = ctx;
-	s.j.file = ctx->name;
-	s.j.err = err;
-	bb__jpath_init(&s.j.path);
-	s.m = bb__model_new("ssajson");
-	if (!s.m || !(s.a = bb__model_add_armature(s.m)))
-		st = bb__ssa_nomem(&s);
-	else
-		st = load_root(&s, root);
-	json_decref(root);
-	free_ssa(&s);
-	if (st != BB_OK) {
-		bb_model_free(s.m);
-		return st;
+	s.c = c;
+	s.j = &c->at;
+	s.b = &c->b;
+	s.array_form = bb__jkind_of(root, NULL) == BB_JK_ARRAY;
+	if ((st = read_anims(&s, root)) == BB_OK && (st = load_images(&s)) == BB_OK) {
+		if (!(s.missing = bb__calloc((size_t)m->ntextures, 1))) {
+			st = bb__build_nomem(s.b);
+		} else {
+			for (i = 0; i < s.nstandins; i++)
+				s.missing[s.standins[i]] = 1;
+			armature_name(&s, name, sizeof name);
+			st = bb__ssa_build(&s, name);
+		}
 	}
-	*out = s.m;
-	return BB_OK;
+	for (i = 0; i < s.nanims; i++) {
+		free(s.anims[i].images);
+		free(s.anims[i].tex);
+		free(s.anims[i].extent);
+		free(s.anims[i].first);
+		free(s.anims[i].recs);
+	}
+	free(s.anims);
+	free(s.missing);
+	free(s.standins);
+	free(s.keys);
+	free(s.local);
+	free(s.count);
+	free(s.bucket);
+	return st;
 }

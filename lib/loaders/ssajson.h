@@ -40,7 +40,7 @@ struct sanim {
 	double fps;
 	int has_stage;
 	double cw, ch, mw, mh;
-	json_t *images;
+	const char **images;   /* file names */
 	int nimages, nparts, nframes;
 	int *tex;              /* image index -> model texture, -1 */
 	double *extent;        /* per image: largest x, y a drawn record
@@ -57,14 +57,14 @@ struct dkey {
 };
 
 struct ssa {
-	bb__jctx j;
-	const bb__load_ctx *ctx;
-	bb_model *m;
+	bb__load_ctx *c;
+	bb__jctx *j;           /* the file's reader */
+	bb__build *b;
 	bb_armature *a;
 	struct sanim *anims;
 	int nanims, nslots;
 	int array_form;        /* top level is an array of animations */
-	size_t nrecs, nkeys;
+	size_t nrecs;
 	int *standins;         /* textures standing in for missing images */
 	int nstandins;
 	size_t standins_cap;
@@ -75,9 +75,6 @@ struct ssa {
 	size_t nk, kcap, nbucket;
 };
 
-bb_status bb__ssa_nomem(struct ssa *s);
-/* BB_ERR_LIMIT at the current path: "<n> <what> exceed the limit of <max>". */
-bb_status bb__ssa_limit(struct ssa *s, const char *what, size_t n, long max);
 /* Builds the armature `name` from the checked records (ssajson-build.c). */
 bb_status bb__ssa_build(struct ssa *s, const char *name);
 

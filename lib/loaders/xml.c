@@ -18,7 +18,11 @@ struct builder {
 	bb__xnode *root, *cur;
 	size_t nodes, max_nodes;
 	int depth;
+	unsigned flags;
+	int doctype;               /* its line */
 	const char *fail;          /* why the builder stopped the parser */
+	bb_status fail_status;
+	int fail_line, fail_column;
 };
 
 static void node_free(bb__xnode *n)
@@ -53,10 +57,14 @@ void bb__xml_free(bb__xnode *root)
 	}
 }
 
-static void stop(struct builder *b, const char *why)
+static void stop(struct builder *b, bb_status s, const char *why)
 {
-	if (!b->fail)
+	if (!b->fail) {
 		b->fail = why;
+		b->fail_status = s;
+		b->fail_line = (int)XML_GetCurrentLineNumber(b->p);
+		b->fail_column = (int)XML_GetCurrentColumnNumber(b->p) + 1;
+	}
 	XML_StopParser(b->p, XML_FALSE);
 }
 
@@ -91,15 +99,15 @@ static void XMLCALL on_start(void *ud, const XML_Char *name, const XML_Char **at
 	bb__xnode *n;
 
 	if (++b->nodes > b->max_nodes) {
-		stop(b, "too many elements");
+		stop(b, BB_ERR_LIMIT, "too many elements");
 		return;
 	}
 	if (++b->depth > MAX_DEPTH) {
-		stop(b, "elements nested too deep");
+		stop(b, BB_ERR_LIMIT, "elements nested too deep");
 		return;
 	}
 	if (!(n = new_node(b, name, attrs))) {
-		stop(b, "out of memory");
+		stop(b, BB_ERR_NOMEM, "out of memory");
 		return;
 	}
 	n->parent = b->cur;
@@ -133,12 +141,12 @@ static void XMLCALL on_text(void *ud, const XML_Char *s, int len)
 	if (!n || len <= 0)
 		return;
 	if (n->ntext + (size_t)len > MAX_TEXT) {
-		stop(b, "text too long");
+		stop(b, BB_ERR_LIMIT, "text too long");
 		return;
 	}
 	t = realloc(n->text, n->ntext + (size_t)len + 1);
 	if (!t) {
-		stop(b, "out of memory");
+		stop(b, BB_ERR_NOMEM, "out of memory");
 		return;
 	}
 	memcpy(t + n->ntext, s, (size_t)len);
@@ -147,8 +155,27 @@ static void XMLCALL on_text(void *ud, const XML_Char *s, int len)
 	n->text = t;
 }
 
+/* A DOCTYPE: refused, unless it only names an external DTD and the
+ * caller allows that (no entity is ever declared). */
+static void XMLCALL on_doctype(void *ud, const XML_Char *name,
+                               const XML_Char *sysid, const XML_Char *pubid,
+                               int has_internal_subset)
+{
+	struct builder *b = ud;
+
+	(void)name;
+	(void)sysid;
+	(void)pubid;
+	b->doctype = (int)XML_GetCurrentLineNumber(b->p);
+	if (has_internal_subset)
+		stop(b, BB_ERR_INPUT, "a DOCTYPE with declarations is refused");
+	else if (!(b->flags & BB__XML_EXTERNAL_DOCTYPE))
+		stop(b, BB_ERR_INPUT, "a DOCTYPE is refused (this file has none)");
+}
+
 bb_status bb__xml_parse(const char *data, size_t size, const char *file,
-                        size_t max_nodes, bb__xnode **root, bb_error *err)
+                        size_t max_nodes, unsigned flags, bb__xnode **root,
+                        bb_error *err)
 {
 	struct builder b;
 	enum XML_Status st;
@@ -157,6 +184,7 @@ bb_status bb__xml_parse(const char *data, size_t size, const char *file,
 	*root = NULL;
 	memset(&b, 0, sizeof b);
 	b.max_nodes = max_nodes;
+	b.flags = flags;
 	if (size > (size_t)0x7fffffff)
 		return bb_error_set(err, BB_ERR_LIMIT, file, NULL, "document too large");
 	if (!(b.p = XML_ParserCreate("UTF-8")))
@@ -164,24 +192,25 @@ bb_status bb__xml_parse(const char *data, size_t size, const char *file,
 	XML_SetUserData(b.p, &b);
 	XML_SetElementHandler(b.p, on_start, on_end);
 	XML_SetCharacterDataHandler(b.p, on_text);
+	XML_SetStartDoctypeDeclHandler(b.p, on_doctype);
 	st = XML_Parse(b.p, data, (int)size, XML_TRUE);
-	if (b.fail) {
-		s = bb_error_set(err, strcmp(b.fail, "out of memory") == 0 ? BB_ERR_NOMEM
-		                 : BB_ERR_LIMIT, file, NULL, "XML: %s", b.fail);
-	} else if (st != XML_STATUS_OK || !b.root) {
-		s = bb_error_set(err, BB_ERR_INPUT, file, NULL, "invalid XML: %s",
-		                 b.root ? XML_ErrorString(XML_GetErrorCode(b.p))
-		                        : "no root element");
-		if (err) {
-			err->line = (int)XML_GetCurrentLineNumber(b.p);
-			err->column = (int)XML_GetCurrentColumnNumber(b.p) + 1;
-		}
-	}
+	if (b.fail)
+		s = bb__error_at(err, b.fail_status, file,
+		                 b.fail_status == BB_ERR_NOMEM ? 0 : b.fail_line,
+		                 b.fail_column, NULL, "XML: %s", b.fail);
+	else if (st != XML_STATUS_OK || !b.root)
+		s = bb__error_at(err, BB_ERR_INPUT, file,
+		                 (int)XML_GetCurrentLineNumber(b.p),
+		                 (int)XML_GetCurrentColumnNumber(b.p) + 1, NULL,
+		                 "invalid XML: %s", b.root
+		                 ? XML_ErrorString(XML_GetErrorCode(b.p))
+		                 : "no root element");
 	XML_ParserFree(b.p);
 	if (s != BB_OK) {
 		bb__xml_free(b.root);
 		return s;
 	}
+	b.root->doctype = b.doctype;
 	*root = b.root;
 	return BB_OK;
 }
@@ -226,67 +255,73 @@ int bb__xindex(const bb__xnode *n)
 	return i;
 }
 
-/* "a.b[2].c" for node n: an index where n has same-named siblings. */
-static void node_path(const bb__xnode *n, char *buf, size_t size)
+void bb__xpath(const bb__xnode *n, bb__jpath *p)
 {
 	const bb__xnode *chain[64];
 	int depth = 0, i;
-	size_t len = 0;
 
 	for (; n && depth < 64; n = n->parent)
 		chain[depth++] = n;
-	buf[0] = '\0';
-	for (i = depth - 1; i >= 0 && len + 1 < size; i--) {
+	bb__jpath_init(p);
+	for (i = depth - 1; i >= 0; i--) {
 		const bb__xnode *e = chain[i];
-		int many = e->parent && (bb__xindex(e) > 0 || bb__xnext(e, e->name));
 
-		len += (size_t)snprintf(buf + len, size - len, many ? "%s%s[%d]" : "%s%s",
-		                        len ? "." : "", e->name, bb__xindex(e));
-		if (len >= size)
-			len = size - 1;
+		bb__jpath_key(p, e->name);
+		if (e->parent && (bb__xindex(e) > 0 || bb__xnext(e, e->name)))
+			bb__jpath_index(p, (size_t)bb__xindex(e));
 	}
 }
 
-bb_status bb__xfail(bb__xctx *c, const bb__xnode *n, const char *attr,
+static bb_status verr(const bb__where *w, bb_status s, const bb__xnode *n,
+                      const char *attr, const char *fmt, va_list ap)
+{
+	char msg[BB_ERROR_MSG_MAX];
+	bb__jpath path;
+
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	bb__xpath(n, &path);
+	if (attr)
+		bb__jpath_key(&path, attr);
+	return bb__error_at(w->err, s, w->file, n->line, 0, path.buf, "%s", msg);
+}
+
+bb_status bb__xfail(const bb__where *w, const bb__xnode *n, const char *attr,
                     const char *fmt, ...)
 {
-	char msg[BB_ERROR_MSG_MAX], path[512];
-	size_t len;
 	va_list ap;
 	bb_status s;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	s = verr(w, BB_ERR_INPUT, n, attr, fmt, ap);
 	va_end(ap);
-	node_path(n, path, sizeof path);
-	len = strlen(path);
-	if (attr && len + 1 < sizeof path)
-		snprintf(path + len, sizeof path - len, ".%s", attr);
-	s = bb_error_set(c->err, BB_ERR_INPUT, c->file, path, "%s", msg);
-	if (c->err)
-		c->err->line = n->line;
 	return s;
 }
 
-bb_status bb__xnum(bb__xctx *c, const bb__xnode *n, const char *attr,
+bb_status bb__xlimit(const bb__where *w, const bb__xnode *n, const char *fmt, ...)
+{
+	va_list ap;
+	bb_status s;
+
+	va_start(ap, fmt);
+	s = verr(w, BB_ERR_LIMIT, n, NULL, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+bb_status bb__xnum(const bb__where *w, const bb__xnode *n, const char *attr,
                    double def, double *out)
 {
 	const char *v = bb__xattr(n, attr);
-	char *end;
 
 	*out = def;
-	if (!v)
-		return BB_OK;
-	while (*v == ' ' || *v == '\t')
-		v++;
-	if (!*v || strcmp(v, "NaN") == 0)
-		return BB_OK;
-	*out = strtod(v, &end);
-	while (*end == ' ' || *end == '\t')
-		end++;
-	if (end == v || *end || !isfinite(*out)) {
-		*out = def;
-		return bb__xfail(c, n, attr, "expected a number, found \"%.40s\"", v);
-	}
+	if (v && !bb__text_number(v, def, out))
+		return bb__xfail(w, n, attr, "expected a number, found \"%.40s\"", v);
 	return BB_OK;
+}
+
+int bb__xbool(const bb__xnode *n, const char *attr, int def)
+{
+	const char *v = bb__xattr(n, attr);
+
+	return v ? bb__text_bool(v) : def;
 }

@@ -10,70 +10,6 @@
 #include "core/util.h"
 #include "model/model.h"
 
-bb_model *bb__model_new(const char *format)
-{
-	bb_model *m = calloc(1, sizeof *m);
-
-	if (m)
-		m->format = format;
-	return m;
-}
-
-bb_armature *bb__model_add_armature(bb_model *m)
-{
-	bb_armature *a = bb__realloc_array(m->armatures, (size_t)m->narmatures + 1,
-	                                   sizeof *a);
-	if (!a)
-		return NULL;
-	m->armatures = a;
-	a = &m->armatures[m->narmatures++];
-	memset(a, 0, sizeof *a);
-	a->overlay_mask = -1;
-	return a;
-}
-
-int bb__model_add_texture(bb_model *m, const char *name, bb_image *img)
-{
-	bb_image **t;
-	char **n, *dup = bb__strdup(name);
-
-	if (!dup)
-		return -1;
-	t = bb__realloc_array(m->textures, (size_t)m->ntextures + 1, sizeof *t);
-	if (!t) {
-		free(dup);
-		return -1;
-	}
-	m->textures = t;
-	n = bb__realloc_array(m->texture_names, (size_t)m->ntextures + 1, sizeof *n);
-	if (!n) {
-		free(dup);
-		return -1;
-	}
-	m->texture_names = n;
-	m->textures[m->ntextures] = img;
-	m->texture_names[m->ntextures] = dup;
-	return m->ntextures++;
-}
-
-int bb__model_add_file(bb_model *m, const char *path)
-{
-	char **f;
-	int i;
-
-	for (i = 0; i < m->nfiles; i++)
-		if (strcmp(m->files[i], path) == 0)
-			return 1;
-	f = bb__realloc_array(m->files, (size_t)m->nfiles + 1, sizeof *f);
-	if (!f)
-		return 0;
-	m->files = f;
-	if (!(f[m->nfiles] = bb__strdup(path)))
-		return 0;
-	m->nfiles++;
-	return 1;
-}
-
 int bb_model_file_count(const bb_model *m)
 {
 	return m->nfiles;
@@ -82,28 +18,6 @@ int bb_model_file_count(const bb_model *m)
 const char *bb_model_file(const bb_model *m, int i)
 {
 	return i >= 0 && i < m->nfiles ? m->files[i] : NULL;
-}
-
-void bb__model_warn(bb_model *m, const char *fmt, ...)
-{
-	char buf[512], **w;
-	va_list ap;
-	int i;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	for (i = 0; i < m->nwarnings; i++)
-		if (strcmp(m->warnings[i], buf) == 0)
-			return;
-	if (m->nwarnings >= 1000)
-		return;
-	w = bb__realloc_array(m->warnings, (size_t)m->nwarnings + 1, sizeof *w);
-	if (!w)
-		return;
-	m->warnings = w;
-	if ((w[m->nwarnings] = bb__strdup(buf)) != NULL)
-		m->nwarnings++;
 }
 
 int bb_model_warning_count(const bb_model *m)
@@ -271,45 +185,6 @@ void bb_model_free(bb_model *m)
 		free(m->files[i]);
 	free(m->files);
 	free(m);
-}
-
-bb_status bb__model_add_setup_anims(bb_model *m, bb_error *err)
-{
-	int i;
-
-	for (i = 0; i < m->narmatures; i++) {
-		bb_armature *a = &m->armatures[i];
-
-		if (a->nanims > 0)
-			continue;
-		free(a->anims);
-		if (!(a->anims = calloc(1, sizeof *a->anims)) ||
-		    !(a->anims[0].name = bb__strdup(BB_SETUP_ANIM)))
-			return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
-		a->nanims = 1;
-		a->anims[0].setup = 1;
-		a->anims[0].layer = BB_LAYER_BODY;
-		a->default_anim = 0;
-	}
-	return BB_OK;
-}
-
-void bb__model_pick_default_armature(bb_model *m)
-{
-	int i, j, k, best = -1;
-
-	for (i = 0; i < m->narmatures; i++) {
-		int nested = 0;
-
-		for (j = 0; j < m->narmatures && !nested; j++)
-			for (k = 0; k < m->armatures[j].ndisplays; k++)
-				if (j != i && m->armatures[j].displays[k].kind == BB_DISPLAY_ARMATURE &&
-				    m->armatures[j].displays[k].u.armature.armature == i)
-					nested = 1;
-		if (!nested && (best < 0 || m->armatures[i].nbones > m->armatures[best].nbones))
-			best = i;
-	}
-	m->default_armature = best < 0 ? 0 : best;
 }
 
 /* ---- queries ---------------------------------------------------------- */

@@ -507,27 +507,7 @@ struct bb_model {
 	char **warnings;       /* non-fatal problems found while loading */
 };
 
-/* Builder helpers for loaders. */
-bb_model *bb__model_new(const char *format);
-/* Appends a zeroed armature; returns its pointer or NULL. */
-bb_armature *bb__model_add_armature(bb_model *m);
-/* Adds a texture (takes ownership of img); returns its index or -1. */
-int bb__model_add_texture(bb_model *m, const char *name, bb_image *img);
-/* Sets default_armature: among the armatures no other one nests (files
- * often list their weapons and effects first), the one with the most
- * bones; the first of equals. */
-void bb__model_pick_default_armature(bb_model *m);
-/* Gives every armature without animations one animation named
- * BB_SETUP_ANIM ("setup"): no timelines, duration 0, not looping — its
- * setup pose as one frame — and makes it the default.  Called by the
- * loader table after a loader succeeds.  BB_ERR_NOMEM. */
-bb_status bb__model_add_setup_anims(bb_model *m, bb_error *err);
-/* Records a file the model was built from (once per path); 0 when out
- * of memory. */
-int bb__model_add_file(bb_model *m, const char *path);
-/* Records a warning (identical messages are kept once). */
-void bb__model_warn(bb_model *m, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* Construction: model/build.h. */
 /* Index of a texture by name or -1. */
 int bb__model_find_texture(const bb_model *m, const char *name);
 /* Checks every index and count in the model; returns BB_ERR_INTERNAL

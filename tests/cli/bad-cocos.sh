@@ -45,6 +45,21 @@ printf '<skeleton version="2.0"><armatures><armature name="a"><b name="r"/></arm
 bad num.xml 3 'num\.xml:3: .*mov\.b\.f\.kX: expected a number, found "ten"'
 
 # frame index out of range (fi past the movement's dr, or negative)
+# a DOCTYPE: refused at its line (with declarations, by the XML reader;
+# naming a DTD, by the armature reader: armature XML has none)
+printf '<?xml version="1.0"?>\n<!DOCTYPE skeleton [ <!ENTITY x "y"> ]>\n<skeleton version="2.0"><armatures><armature name="a"><b name="r"/></armature></armatures></skeleton>\n' >"$T/ent.xml"
+bad ent.xml 3 '^bonebake: ent\.xml:2: XML: a DOCTYPE with declarations is refused$'
+printf '<?xml version="1.0"?>\n<!DOCTYPE skeleton SYSTEM "skeleton.dtd">\n<skeleton version="2.0"><armatures><armature name="a"><b name="r"/></armature></armatures></skeleton>\n' >"$T/dtd.xml"
+bad dtd.xml 3 '^bonebake: dtd\.xml:2: refused: the file declares a DOCTYPE'
+
+# a movement name used twice is bad input (exit 3, not a usage error),
+# named where the second one is
+printf '{"armature_data":[{"name":"a","version":1.1,"bone_data":[%s]}],"animation_data":[{"name":"a","mov_data":[{"name":"m","dr":2},{"name":"m","dr":3}]}]}\n' \
+	"$(bone root "")" >"$T/twice.ExportJson"
+bad twice.ExportJson 3 '^bonebake: twice\.ExportJson: animation_data\[0\]\.mov_data\[1\]\.name: duplicate animation name "m"$'
+printf '<skeleton version="2.0"><armatures><armature name="a"><b name="r"/></armature></armatures>\n<animations><animation name="a"><mov name="m" dr="2"/>\n<mov name="m" dr="3"/></animation></animations></skeleton>\n' >"$T/twice.xml"
+bad twice.xml 3 '^bonebake: twice\.xml:3: skeleton\.animations\.animation\.mov\[1\]\.name: duplicate animation name "m"$'
+
 json fi.ExportJson "$(bone root "")" '{"name":"root","frame_data":[{"fi":0},{"fi":50}]}'
 bad fi.ExportJson 3 'fi\.ExportJson: animation_data\[0\]\.mov_data\[0\]\.mov_bone_data\[0\]\.frame_data\[1\]\.fi: frame index 50 is outside the movement.s 0\.\.20'
 json neg.ExportJson "$(bone root "")" '{"name":"root","frame_data":[{"fi":-1}]}'

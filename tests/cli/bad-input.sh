@@ -75,6 +75,24 @@ expect_rc 4
 expect_err 'nope\.json: cannot open'
 expect_absent "$T/out"
 
+# a folder for a file: said so (not "read error"), for the input and for a
+# file it references
+mkdir -p "$T/folder.json" "$T/sub"
+run "$BONEBAKE" render "$T/folder.json" -o "$T/out"
+expect_rc 4
+expect_err '^bonebake: .*folder\.json: is a folder$'
+expect_absent "$T/out"
+bad "{ $HEAD, \"bones\": [{\"name\": \"a\", \"attachments\": {\"front\": {\"width\": 4, \"height\": 4,
+  \"image\": \"sub\"}}}], \"animations\": [] }" \
+	3 '^bonebake: bad\.json: bones\[0\]\.attachments\.front: image "sub": is a folder$'
+
+# a truncated document is a syntax error at its line, whatever format it
+# was (a DragonBones file cut before "version" was "not a format")
+printf '{"armature": [{"name": "x",\n "bone": [' >"$T/cut_ske.json"
+run "$BONEBAKE" render "$T/cut_ske.json" -o "$T/out"
+expect_rc 3
+expect_err '^bonebake: cut_ske\.json:2: invalid JSON: '
+
 # an existing output folder is left as it was when the input is bad
 mkdir -p "$T/keep/walk" && echo old >"$T/keep/walk/walk_0000.png"
 printf '{ %s, "bones": [] }' "$HEAD" >"$T/bad.json"

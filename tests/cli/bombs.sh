@@ -19,6 +19,8 @@ def png(path, w, h):
                           + chunk(b"IDAT", data) + chunk(b"IEND", b""))
 png(sys.argv[1] + "/bomb.png", 20000, 20000)
 png(sys.argv[1] + "/big.png", 3000, 3000)
+for i in range(5):
+    png(sys.argv[1] + "/part%d.png" % i, 2000, 1000)
 PY
 [ "$(wc -c <"$T/bomb.png")" -lt 2000000 ] || fail "the bomb is not small"
 cat >"$T/skel.json" <<'JSON'
@@ -61,4 +63,29 @@ run "$BONEBAKE" diff "$T/big.png" "$T/big/f_0000.png" --max-image-pixels 8000000
 expect_rc 0        # identical bytes: decided from the header, nothing decoded
 run "$BONEBAKE" pack "$T/big" -o "$T/p" --max-image-pixels lots
 expect_rc 2
+# render takes the flag too; a texture over it is refused before decoding
+sed 's/bomb\.png/big.png/' "$T/skel.json" >"$T/big.json"
+run "$BONEBAKE" render "$T/big.json" -o "$T/rb" --quiet --max-image-pixels 8M
+expect_rc 3
+expect_err 'big\.png": 3000x3000 px image exceeds the limit of 8388608 pixels'
+run "$BONEBAKE" render "$T/big.json" -o "$T/rb" --quiet --max-image-pixels 16M
+expect_rc 0
+# all of a file's textures together: at most twice the per-image limit
+python3 - "$T" <<'PY'
+import json, sys
+t = sys.argv[1]
+bones = [{"name": "b%d" % i, "attachments": {"front": {"image": "part%d.png" % i,
+          "width": 10, "height": 10}}} for i in range(5)]
+json.dump({"format": "bonebake-skeleton", "version": 1, "bones": bones,
+           "animations": [{"name": "a", "duration": 1, "bones": {}}]}, open(t + "/parts.json", "w"))
+PY
+run "$BONEBAKE" render "$T/parts.json" -o "$T/rp" --quiet --max-image-pixels 4M
+expect_rc 3
+expect_err 'bones\[4\]\.attachments\.front: image "part4\.png": 2000x1000 px would take the model.s textures past 8388608 pixels'
+expect_absent "$T/rp"
+run "$BONEBAKE" render "$T/parts.json" -o "$T/rp" --quiet --max-image-pixels 6M
+expect_rc 0
+# info reads no pixels: the textures' size only, however many
+run "$BONEBAKE" info "$T/parts.json" --max-image-pixels 4M
+expect_rc 0
 pass

@@ -34,101 +34,101 @@ struct ref_case {
 
 #define H "samples/humanoid.json"
 /* tolerance (YIQ threshold, differing-pixel budget) and default view */
-#define TOL 0.1, 40, 0, 0, 0, 0
+#define TOL .threshold = 0.1, .max_diff_pixels = 40
 /* same tolerance, view scale and origin pixel */
-#define TOLV(s, x, y) 0.1, 40, s, x, y, 0
+#define TOLV(s, x, y) TOL, .scale = s, .origin_x = x, .origin_y = y
 /* same tolerance, default 2D view, a 3D view */
-#define TOL3D(v) 0.1, 40, 0, 0, 0, v
+#define TOL3D(v) TOL, .view3d = v
 
 static const struct ref_case cases[] = {
-	{ "humanoid-idle-0", H, "idle", 0, NULL, 0, NULL, NULL, NULL, NULL, TOL },
-	{ "humanoid-idle-1.2", H, "idle", 1.2, NULL, 0, NULL, NULL, NULL, NULL, TOL },
-	{ "humanoid-walk-0.2", H, "walk", 0.2, NULL, 0, NULL, NULL, NULL, NULL, TOL },
-	{ "humanoid-walk-0.6", H, "walk", 0.6, NULL, 0, NULL, NULL, NULL, NULL, TOL },
-	{ "humanoid-walk-0.2-back", H, "walk", 0.2, "back", 0, NULL, NULL, NULL, NULL, TOL },
-	{ "humanoid-run-0.125", H, "run", 0.125, NULL, 0, NULL, NULL, NULL, NULL, TOL },
-	{ "humanoid-run-0.375-back", H, "run", 0.375, "back", 0, NULL, NULL, NULL, NULL, TOL },
-	{ "humanoid-attack-0.1667", H, "attack", 0.1667, NULL, 0, NULL, NULL, NULL, NULL, TOL },
-	{ "humanoid-attack-0.3333", H, "attack", 0.3333, NULL, 0, NULL, NULL, NULL, NULL, TOL },
-	{ "humanoid-attack-0.3333-back", H, "attack", 0.3333, "back", 0, NULL, NULL, NULL, NULL, TOL },
-	{ "humanoid-jump-0.175", H, "jump", 0.175, NULL, 0, NULL, NULL, NULL, NULL, TOL },
-	{ "humanoid-jump-0.35", H, "jump", 0.35, NULL, 0, NULL, NULL, NULL, NULL, TOL },
-	{ "humanoid-spin-0.2", H, "spin", 0.2, NULL, 0, NULL, NULL, NULL, NULL, TOL },
-	{ "humanoid-spin-0.4-back", H, "spin", 0.4, "back", 0, NULL, NULL, NULL, NULL, TOL },
-	{ "humanoid-jump_slash-0.4", H, "jump_slash", 0.4, NULL, 0, NULL, NULL, NULL, NULL, TOL },
-	{ "humanoid-jump_slash-0.5333", H, "jump_slash", 0.5333, NULL, 0, NULL, NULL, NULL, NULL, TOL },
-	{ "humanoid-blink-0.1", H, "blink", 0.1, NULL, 0, NULL, NULL, NULL, NULL, TOL },
-	{ "humanoid-talk-0.125", H, "talk", 0.125, NULL, 0, NULL, NULL, NULL, NULL, TOL },
-	{ "humanoid-surprised-0.3", H, "surprised", 0.3, NULL, 0, NULL, NULL, NULL, NULL, TOL },
-	{ "humanoid-walk+attack-0.2", H, "walk", 0.2, NULL, 0, "attack", NULL, NULL, NULL, TOL },
-	{ "humanoid-run+talk-flip", H, "run", 0.1, NULL, 1, NULL, "talk", NULL, NULL, TOL },
-	{ "humanoid-idle-fist", H, "idle", 0, NULL, 0, NULL, NULL, "hand_L", "fist", TOL },
-	{ "slime-bounce-0.2667", "samples/slime.json", "bounce", 0.2667, NULL, 0, NULL, NULL, NULL, NULL, TOL },
-	{ "slime-bounce-0.5333-back", "samples/slime.json", "bounce", 0.5333, "back", 0, NULL, NULL, NULL, NULL, TOL },
-	{ "snake-slither-0.25", "samples/snake.json", "slither", 0.25, NULL, 0, NULL, NULL, NULL, NULL, TOL },
-	{ "snake-strike-0.3", "samples/snake.json", "strike", 0.3, NULL, 0, NULL, NULL, NULL, NULL, TOL },
+	{ .name = "humanoid-idle-0", .file = H, .anim = "idle", .t = 0, TOL },
+	{ .name = "humanoid-idle-1.2", .file = H, .anim = "idle", .t = 1.2, TOL },
+	{ .name = "humanoid-walk-0.2", .file = H, .anim = "walk", .t = 0.2, TOL },
+	{ .name = "humanoid-walk-0.6", .file = H, .anim = "walk", .t = 0.6, TOL },
+	{ .name = "humanoid-walk-0.2-back", .file = H, .anim = "walk", .t = 0.2, .skin = "back", TOL },
+	{ .name = "humanoid-run-0.125", .file = H, .anim = "run", .t = 0.125, TOL },
+	{ .name = "humanoid-run-0.375-back", .file = H, .anim = "run", .t = 0.375, .skin = "back", TOL },
+	{ .name = "humanoid-attack-0.1667", .file = H, .anim = "attack", .t = 0.1667, TOL },
+	{ .name = "humanoid-attack-0.3333", .file = H, .anim = "attack", .t = 0.3333, TOL },
+	{ .name = "humanoid-attack-0.3333-back", .file = H, .anim = "attack", .t = 0.3333, .skin = "back", TOL },
+	{ .name = "humanoid-jump-0.175", .file = H, .anim = "jump", .t = 0.175, TOL },
+	{ .name = "humanoid-jump-0.35", .file = H, .anim = "jump", .t = 0.35, TOL },
+	{ .name = "humanoid-spin-0.2", .file = H, .anim = "spin", .t = 0.2, TOL },
+	{ .name = "humanoid-spin-0.4-back", .file = H, .anim = "spin", .t = 0.4, .skin = "back", TOL },
+	{ .name = "humanoid-jump_slash-0.4", .file = H, .anim = "jump_slash", .t = 0.4, TOL },
+	{ .name = "humanoid-jump_slash-0.5333", .file = H, .anim = "jump_slash", .t = 0.5333, TOL },
+	{ .name = "humanoid-blink-0.1", .file = H, .anim = "blink", .t = 0.1, TOL },
+	{ .name = "humanoid-talk-0.125", .file = H, .anim = "talk", .t = 0.125, TOL },
+	{ .name = "humanoid-surprised-0.3", .file = H, .anim = "surprised", .t = 0.3, TOL },
+	{ .name = "humanoid-walk+attack-0.2", .file = H, .anim = "walk", .t = 0.2, .overlay = "attack", TOL },
+	{ .name = "humanoid-run+talk-flip", .file = H, .anim = "run", .t = 0.1, .flip = 1, .face = "talk", TOL },
+	{ .name = "humanoid-idle-fist", .file = H, .anim = "idle", .t = 0, .set_slot = "hand_L", .set_variant = "fist", TOL },
+	{ .name = "slime-bounce-0.2667", .file = "samples/slime.json", .anim = "bounce", .t = 0.2667, TOL },
+	{ .name = "slime-bounce-0.5333-back", .file = "samples/slime.json", .anim = "bounce", .t = 0.5333, .skin = "back", TOL },
+	{ .name = "snake-slither-0.25", .file = "samples/snake.json", .anim = "slither", .t = 0.25, TOL },
+	{ .name = "snake-strike-0.3", .file = "samples/snake.json", .anim = "strike", .t = 0.3, TOL },
 	/* Cocos: ExportJson (plist with rotated/trimmed frames, eases, colour,
 	 * nested "Fan", display -1) and XML (keys in armature space,
 	 * TextureAtlas, nested "Eye", colorTransform) */
 #define LAMP "samples/cocos/lamp.ExportJson"
 #define BIRD "samples/cocos/bird.xml"
-	{ "cocos-lamp-nod-0", LAMP, "nod", 0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(0.8, 105, 118) },
-	{ "cocos-lamp-nod-0.2", LAMP, "nod", 0.2, NULL, 0, NULL, NULL, NULL, NULL, TOLV(0.8, 105, 118) },
-	{ "cocos-lamp-nod-0.45", LAMP, "nod", 0.45, NULL, 0, NULL, NULL, NULL, NULL, TOLV(0.8, 105, 118) },
-	{ "cocos-lamp-reach-0.6", LAMP, "reach", 0.6, NULL, 0, NULL, NULL, NULL, NULL, TOLV(0.8, 105, 118) },
-	{ "cocos-lamp-reach-1.3", LAMP, "reach", 1.3, NULL, 0, NULL, NULL, NULL, NULL, TOLV(0.8, 105, 118) },
-	{ "cocos-bird-flap-0", BIRD, "flap", 0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.2, 120, 140) },
-	{ "cocos-bird-flap-0.1", BIRD, "flap", 0.1, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.2, 120, 140) },
-	{ "cocos-bird-flap-0.2", BIRD, "flap", 0.2, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.2, 120, 140) },
+	{ .name = "cocos-lamp-nod-0", .file = LAMP, .anim = "nod", .t = 0, TOLV(0.8, 105, 118) },
+	{ .name = "cocos-lamp-nod-0.2", .file = LAMP, .anim = "nod", .t = 0.2, TOLV(0.8, 105, 118) },
+	{ .name = "cocos-lamp-nod-0.45", .file = LAMP, .anim = "nod", .t = 0.45, TOLV(0.8, 105, 118) },
+	{ .name = "cocos-lamp-reach-0.6", .file = LAMP, .anim = "reach", .t = 0.6, TOLV(0.8, 105, 118) },
+	{ .name = "cocos-lamp-reach-1.3", .file = LAMP, .anim = "reach", .t = 1.3, TOLV(0.8, 105, 118) },
+	{ .name = "cocos-bird-flap-0", .file = BIRD, .anim = "flap", .t = 0, TOLV(1.2, 120, 140) },
+	{ .name = "cocos-bird-flap-0.1", .file = BIRD, .anim = "flap", .t = 0.1, TOLV(1.2, 120, 140) },
+	{ .name = "cocos-bird-flap-0.2", .file = BIRD, .anim = "flap", .t = 0.2, TOLV(1.2, 120, 140) },
 	/* DragonBones: trimmed/rotated/pivoted images, colour transform, add
 	 * blend, IK, nested armature, z-order, display switch; weighted mesh
 	 * and FFD */
 #define RIG "samples/dragonbones/rig_ske.json"
 #define MESH "samples/dragonbones/mesh_ske.json"
-	{ "db-rig-wave-0", RIG, "wave", 0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1, 120, 215) },
-	{ "db-rig-wave-6", RIG, "wave", 6 / 24.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1, 120, 215) },
-	{ "db-rig-wave-15", RIG, "wave", 15 / 24.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1, 120, 215) },
-	{ "db-rig-wave-19", RIG, "wave", 19 / 24.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1, 120, 215) },
-	{ "db-rig-idle-30", RIG, "idle", 30 / 24.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1, 120, 215) },
-	{ "db-mesh-wave-0", MESH, "wave", 0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.2, 125, 220) },
-	{ "db-mesh-wave-12", MESH, "wave", 12 / 24.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.2, 125, 220) },
-	{ "db-mesh-ripple-4", MESH, "ripple", 4 / 24.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.2, 125, 220) },
+	{ .name = "db-rig-wave-0", .file = RIG, .anim = "wave", .t = 0, TOLV(1, 120, 215) },
+	{ .name = "db-rig-wave-6", .file = RIG, .anim = "wave", .t = 6 / 24.0, TOLV(1, 120, 215) },
+	{ .name = "db-rig-wave-15", .file = RIG, .anim = "wave", .t = 15 / 24.0, TOLV(1, 120, 215) },
+	{ .name = "db-rig-wave-19", .file = RIG, .anim = "wave", .t = 19 / 24.0, TOLV(1, 120, 215) },
+	{ .name = "db-rig-idle-30", .file = RIG, .anim = "idle", .t = 30 / 24.0, TOLV(1, 120, 215) },
+	{ .name = "db-mesh-wave-0", .file = MESH, .anim = "wave", .t = 0, TOLV(1.2, 125, 220) },
+	{ .name = "db-mesh-wave-12", .file = MESH, .anim = "wave", .t = 12 / 24.0, TOLV(1.2, 125, 220) },
+	{ .name = "db-mesh-ripple-4", .file = MESH, .anim = "ripple", .t = 4 / 24.0, TOLV(1.2, 125, 220) },
 	/* DragonBones 2.3: global-space keys under a rotated, scaled parent,
 	 * a key between the parent's keys (work 2), z change, display switch
 	 * and colour (work 4), index -1 and a slot without timeline (nod 3) */
 #define OLD "samples/dragonbones/old_ske.json"
-	{ "db23-crane-work-0", OLD, "work", 0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.4, 80, 205) },
-	{ "db23-crane-work-2", OLD, "work", 2 * 3 / 24.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.4, 80, 205) },
-	{ "db23-crane-work-4", OLD, "work", 4 * 3 / 24.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.4, 80, 205) },
-	{ "db23-crane-nod-3", OLD, "nod", 3 * 2 / 24.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.4, 80, 205) },
+	{ .name = "db23-crane-work-0", .file = OLD, .anim = "work", .t = 0, TOLV(1.4, 80, 205) },
+	{ .name = "db23-crane-work-2", .file = OLD, .anim = "work", .t = 2 * 3 / 24.0, TOLV(1.4, 80, 205) },
+	{ .name = "db23-crane-work-4", .file = OLD, .anim = "work", .t = 4 * 3 / 24.0, TOLV(1.4, 80, 205) },
+	{ .name = "db23-crane-nod-3", .file = OLD, .anim = "nod", .t = 3 * 2 / 24.0, TOLV(1.4, 80, 205) },
 	/* SSAJSON: demo_fx frame k shows alpha blend k % 4 over a backdrop, a
 	 * deformed quad and vertex colours with colour blend k % 4; demo_walk:
 	 * flips, pivots, scale, opacity, additive glow */
 #define SSA "samples/ssajson/demo.json"
-	{ "ssa-fx-0-mix", SSA, "demo_fx", 0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.8, 120, 120) },
-	{ "ssa-fx-1-multiply", SSA, "demo_fx", 1 / 10.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.8, 120, 120) },
-	{ "ssa-fx-2-add", SSA, "demo_fx", 2 / 10.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.8, 120, 120) },
-	{ "ssa-fx-3-subtract", SSA, "demo_fx", 3 / 10.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.8, 120, 120) },
-	{ "ssa-fx-4-deform", SSA, "demo_fx", 4 / 10.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.8, 120, 120) },
-	{ "ssa-fx-5-absent", SSA, "demo_fx", 5 / 10.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1.8, 120, 120) },
-	{ "ssa-walk-0", SSA, "demo_walk", 0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(2, 120, 200) },
-	{ "ssa-walk-3", SSA, "demo_walk", 3 / 12.0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(2, 120, 200) },
+	{ .name = "ssa-fx-0-mix", .file = SSA, .anim = "demo_fx", .t = 0, TOLV(1.8, 120, 120) },
+	{ .name = "ssa-fx-1-multiply", .file = SSA, .anim = "demo_fx", .t = 1 / 10.0, TOLV(1.8, 120, 120) },
+	{ .name = "ssa-fx-2-add", .file = SSA, .anim = "demo_fx", .t = 2 / 10.0, TOLV(1.8, 120, 120) },
+	{ .name = "ssa-fx-3-subtract", .file = SSA, .anim = "demo_fx", .t = 3 / 10.0, TOLV(1.8, 120, 120) },
+	{ .name = "ssa-fx-4-deform", .file = SSA, .anim = "demo_fx", .t = 4 / 10.0, TOLV(1.8, 120, 120) },
+	{ .name = "ssa-fx-5-absent", .file = SSA, .anim = "demo_fx", .t = 5 / 10.0, TOLV(1.8, 120, 120) },
+	{ .name = "ssa-walk-0", .file = SSA, .anim = "demo_walk", .t = 0, TOLV(2, 120, 200) },
+	{ .name = "ssa-walk-3", .file = SSA, .anim = "demo_walk", .t = 3 / 12.0, TOLV(2, 120, 200) },
 	/* Forge: the lid box of samples/forge, textured cuboids moved by two
 	 * joints (a hinge about an origin, offset, spin, scale) */
 #define LIDBOX "samples/forge/assets/bbsample/armatures/block/lidbox.json"
-	{ "forge-lidbox-open-0.5-iso", LIDBOX, "open", 0.5, NULL, 0, NULL, NULL, NULL, NULL, TOL3D(BB_VIEW3D_ISO) },
-	{ "forge-lidbox-open-0.5-front", LIDBOX, "open", 0.5, NULL, 0, NULL, NULL, NULL, NULL, TOL3D(BB_VIEW3D_FRONT) },
-	{ "forge-lidbox-idle-0.375-iso", LIDBOX, "idle", 0.375, NULL, 0, NULL, NULL, NULL, NULL, TOL3D(BB_VIEW3D_ISO) },
-	{ "forge-lidbox-idle-0.125-left", LIDBOX, "idle", 0.125, NULL, 0, NULL, NULL, NULL, NULL, TOL3D(BB_VIEW3D_LEFT) },
+	{ .name = "forge-lidbox-open-0.5-iso", .file = LIDBOX, .anim = "open", .t = 0.5, TOL3D(BB_VIEW3D_ISO) },
+	{ .name = "forge-lidbox-open-0.5-front", .file = LIDBOX, .anim = "open", .t = 0.5, TOL3D(BB_VIEW3D_FRONT) },
+	{ .name = "forge-lidbox-idle-0.375-iso", .file = LIDBOX, .anim = "idle", .t = 0.375, TOL3D(BB_VIEW3D_ISO) },
+	{ .name = "forge-lidbox-idle-0.125-left", .file = LIDBOX, .anim = "idle", .t = 0.125, TOL3D(BB_VIEW3D_LEFT) },
 	/* Spine: IK arm, local relative transform constraint (eye), weighted
 	 * mesh banner, noRotationOrReflection lamp with a clipping window over
 	 * an additive two-colour glow and a flame sequence, a path constraint
 	 * tail, a physics antenna, skin "gold", a draw-order key */
 #define KEEPER "samples/spine/keeper.json"
-	{ "spine-keeper-idle-0", KEEPER, "idle", 0, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1, 120, 228) },
-	{ "spine-keeper-idle-1", KEEPER, "idle", 1, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1, 120, 228) },
-	{ "spine-keeper-idle-0.3-gold", KEEPER, "idle", 0.3, "gold", 0, NULL, NULL, NULL, NULL, TOLV(1, 120, 228) },
-	{ "spine-keeper-reach-0.5", KEEPER, "reach", 0.5, NULL, 0, NULL, NULL, NULL, NULL, TOLV(1, 120, 228) },
+	{ .name = "spine-keeper-idle-0", .file = KEEPER, .anim = "idle", .t = 0, TOLV(1, 120, 228) },
+	{ .name = "spine-keeper-idle-1", .file = KEEPER, .anim = "idle", .t = 1, TOLV(1, 120, 228) },
+	{ .name = "spine-keeper-idle-0.3-gold", .file = KEEPER, .anim = "idle", .t = 0.3, .skin = "gold", TOLV(1, 120, 228) },
+	{ .name = "spine-keeper-reach-0.5", .file = KEEPER, .anim = "reach", .t = 0.5, TOLV(1, 120, 228) },
 };
 
 enum { W = 240, HGT = 240 };

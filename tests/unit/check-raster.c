@@ -527,6 +527,156 @@ START_TEST(filters_near_supersampled)
 }
 END_TEST
 
+
+/* ---- basics on tiny canvases, from hand-made draw lists: coverage of a
+ * filled square, no seam between the triangles of a mesh, the blend modes
+ * and the colour transform, each against the value computed here from the
+ * operator's definition (8-bit rounding allowed) ---- */
+
+enum { S = 8 };
+
+static bb_renderer *br;
+static bb_image *bimg;
+static bb_error berr;
+
+static void basics_setup(void)
+{
+	ck_assert_int_eq(bb_renderer_new(&br, &berr), BB_OK);
+	ck_assert_int_eq(bb_image_new(S, S, &bimg, &berr), BB_OK);
+}
+
+static void basics_teardown(void)
+{
+	bb_image_free(bimg);
+	bb_renderer_free(br);
+}
+
+static const uint8_t *bpx(int x, int y)
+{
+	return bimg->px + (size_t)y * bimg->stride + 4 * (size_t)x;
+}
+
+/* An opaque rectangle of colour c covering [x0, x0 + w) x [y0, y0 + h). */
+static bb_draw_item brect(double x0, double y0, double w, double h, bb_rgba c)
+{
+	bb_draw_item it;
+
+	memset(&it, 0, sizeof it);
+	it.kind = BB_DRAW_RECT;
+	it.slot = 0;
+	it.blend = BB_BLEND_NORMAL;
+	it.color = bb_color_xform_identity();
+	it.m = bb_affine_translate(x0 + w / 2, y0 + h / 2);
+	it.w = w;
+	it.h = h;
+	it.fill = c;
+	return it;
+}
+
+static void bdraw(const bb_draw_item *items, int n, bb_rgba bg)
+{
+	bb_drawlist dl = { n, items };
+	bb_view v = { .scale = 1, .background = bg };
+
+	ck_assert_int_eq(bb_render(br, &dl, &v, bimg, &berr), BB_OK);
+}
+
+static int bnear(int got, double want)
+{
+	return fabs(got - want) <= 1.5;
+}
+
+START_TEST(square_coverage)
+{
+	bb_draw_item it = brect(2, 2, 4, 4, (bb_rgba){ 1, 1, 1, 1 });
+	long sum = 0;
+	int x, y;
+
+	bdraw(&it, 1, (bb_rgba){ 0, 0, 0, 0 });
+	for (y = 0; y < S; y++)
+		for (x = 0; x < S; x++) {
+			int inside = x >= 2 && x < 6 && y >= 2 && y < 6;
+
+			ck_assert_msg(bpx(x, y)[3] == (inside ? 255 : 0), "pixel %d,%d: %d",
+			              x, y, bpx(x, y)[3]);
+			sum += bpx(x, y)[3];
+		}
+	ck_assert_int_eq(sum, 16 * 255);
+}
+END_TEST
+
+/* Two triangles sharing the diagonal of a square: every pixel of the
+ * square fully covered, the diagonal too. */
+START_TEST(mesh_has_no_seam)
+{
+	static const bb_vec2 v[4] = { { 1, 1 }, { 7, 1 }, { 7, 7 }, { 1, 7 } };
+	static const bb_vec2 uv[4] = { { 0, 0 } };
+	static const int tri[6] = { 0, 1, 2, 0, 2, 3 };
+	bb_draw_item it;
+	int x, y;
+
+	memset(&it, 0, sizeof it);
+	it.kind = BB_DRAW_MESH;
+	it.color = bb_color_xform_identity();
+	it.fill = (bb_rgba){ 0, 0, 1, 1 };
+	it.nverts = 4;
+	it.verts = v;
+	it.uvs = uv;
+	it.nindices = 6;
+	it.indices = tri;
+	bdraw(&it, 1, (bb_rgba){ 0, 0, 0, 0 });
+	for (y = 1; y < 7; y++)
+		for (x = 1; x < 7; x++)
+			ck_assert_msg(bpx(x, y)[3] == 255 && bpx(x, y)[2] == 255,
+			              "pixel %d,%d: %d %d", x, y, bpx(x, y)[2], bpx(x, y)[3]);
+}
+END_TEST
+
+/* A source s over an opaque grey destination d, per channel:
+ * normal s, add min(1, s + d), multiply s d, screen 1 - (1 - s)(1 - d),
+ * subtract max(0, d - s). */
+START_TEST(blend_modes)
+{
+	static const struct { bb_blend mode; double r, g, b; } want[] = {
+		{ BB_BLEND_NORMAL, 0.8, 0.2, 0.4 },
+		{ BB_BLEND_ADD, 1, 0.6, 0.8 },
+		{ BB_BLEND_MULTIPLY, 0.8 * 0.4, 0.2 * 0.4, 0.4 * 0.4 },
+		{ BB_BLEND_SCREEN, 1 - 0.2 * 0.6, 1 - 0.8 * 0.6, 1 - 0.6 * 0.6 },
+		{ BB_BLEND_SUBTRACT, 0, 0.2, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+		bb_draw_item it = brect(0, 0, S, S, (bb_rgba){ 0.8, 0.2, 0.4, 1 });
+
+		it.blend = want[i].mode;
+		bdraw(&it, 1, (bb_rgba){ 0.4, 0.4, 0.4, 1 });
+		ck_assert_msg(bnear(bpx(4, 4)[0], 255 * want[i].r) &&
+		              bnear(bpx(4, 4)[1], 255 * want[i].g) &&
+		              bnear(bpx(4, 4)[2], 255 * want[i].b) && bpx(4, 4)[3] == 255,
+		              "mode %d: %d %d %d %d", want[i].mode, bpx(4, 4)[0],
+		              bpx(4, 4)[1], bpx(4, 4)[2], bpx(4, 4)[3]);
+	}
+}
+END_TEST
+
+/* The colour transform: c * mul + add, per channel, alpha too. */
+START_TEST(color_transform)
+{
+	bb_draw_item it = brect(0, 0, S, S, (bb_rgba){ 1, 1, 1, 1 });
+
+	it.color.mul = (bb_rgba){ 0.5, 1, 0, 1 };
+	it.color.add = (bb_rgba){ 0, 0, 0.25, 0 };
+	bdraw(&it, 1, (bb_rgba){ 0, 0, 0, 0 });
+	ck_assert(bnear(bpx(4, 4)[0], 127.5) && bpx(4, 4)[1] == 255 &&
+	          bnear(bpx(4, 4)[2], 63.75) && bpx(4, 4)[3] == 255);
+	it.color.mul = (bb_rgba){ 1, 1, 1, 0.5 };
+	it.color.add = (bb_rgba){ 0, 0, 0, 0 };
+	bdraw(&it, 1, (bb_rgba){ 0, 0, 0, 0 });
+	ck_assert(bnear(bpx(4, 4)[3], 127.5) && bpx(4, 4)[0] == 255);   /* straight */
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("raster");
@@ -540,6 +690,13 @@ int main(void)
 	tcase_add_test(tc, clip_items);
 	tcase_add_test(tc, dark_colour);
 	tcase_add_test(tc, filters_near_supersampled);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("basics");
+	tcase_add_checked_fixture(tc, basics_setup, basics_teardown);
+	tcase_add_test(tc, square_coverage);
+	tcase_add_test(tc, mesh_has_no_seam);
+	tcase_add_test(tc, blend_modes);
+	tcase_add_test(tc, color_transform);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -29,11 +29,30 @@ typedef struct bb_load_options {
 	                            by the format's own rule */
 	const char *assets_dir;  /* resource root for models and textures
 	                            referenced by name (NULL: from the path) */
+	size_t max_image_pixels; /* [BB_IMAGE_MAX_PIXELS, 64 Mpx] one texture's
+	                            width x height, checked from its header
+	                            before it is decoded (BB_ERR_LIMIT) */
+	size_t max_texture_pixels; /* [2 x max_image_pixels] all of a model's
+	                            decoded textures together (a file naming
+	                            many large images is refused before memory
+	                            runs out) */
+	int skip_pixels;         /* [0] 1: textures are read for their size
+	                            only and hold no pixels (info, pose: the
+	                            model is not drawn) */
+	int allow_outside_paths; /* [0] 1: files the input references may lie
+	                            anywhere; 0: only inside the input's folder,
+	                            assets_dir, the folders of atlas_path and
+	                            model_path (and the format's own root,
+	                            Forge's assets folder): a reference leading
+	                            elsewhere (.., absolute, a symbolic link)
+	                            is refused with BB_ERR_INPUT */
 } bb_load_options;
 
 /* Loads `path` into a new model (free with bb_model_free).  Fails with
- * BB_ERR_IO (unreadable), BB_ERR_INPUT (invalid; err names the file and the
- * field path), BB_ERR_LIMIT, BB_ERR_NOMEM.  Thread-safe (no shared state). */
+ * BB_ERR_IO (the input is unreadable or a folder), BB_ERR_INPUT (invalid,
+ * or a file it references is missing, unreadable or refused; err names
+ * the file and the field path or line), BB_ERR_LIMIT, BB_ERR_NOMEM.
+ * Thread-safe (no shared state). */
 bb_status bb_model_load(const char *path, const bb_load_options *opts,
                         bb_model **out, bb_error *err);
 /* Same from a buffer (borrowed); `path` names it in errors and locates
