@@ -147,25 +147,31 @@ static int start(outdir *d, const char *dest)
 	return 0;
 }
 
-int outdir_open(outdir *d, const char *dest)
+/* The staging folder inside dest (created with its parents if needed),
+ * after removing the ones killed runs left there. */
+static int stage_inside(outdir *d)
 {
 	char templ[sizeof d->stage];
 	bb_error err;
-	int rc;
 
-	if ((rc = start(d, dest)) != 0)
-		return rc;
-	if (bb_mkdirs(dest, &d->created_dest, &err) != BB_OK)
+	if (bb_mkdirs(d->dest, &d->created_dest, &err) != BB_OK)
 		return cli_fail(&err);
-	sweep(dest, STAGE);
-	snprintf(templ, sizeof templ, "%s/%sXXXXXX", dest, STAGE);
+	sweep(d->dest, STAGE);
+	snprintf(templ, sizeof templ, "%s/%sXXXXXX", d->dest, STAGE);
 	if (make_stage(d, templ) != 0) {
-		fprintf(stderr, "bonebake: %s: cannot write: %s\n", dest, strerror(errno));
+		fprintf(stderr, "bonebake: %s: cannot write: %s\n", d->dest, strerror(errno));
 		if (d->created_dest)
 			rmdir(d->dest);
 		return EXIT_IO;
 	}
 	return 0;
+}
+
+int outdir_open(outdir *d, const char *dest)
+{
+	int rc = start(d, dest);
+
+	return rc ? rc : stage_inside(d);
 }
 
 /* Is `name` a file of the sheet `set` (set.ext or set-<digits>.ext)? */
@@ -228,17 +234,7 @@ int outdir_open_set(outdir *d, const char *dest, const char *set)
 			return 0;
 		}
 	}
-	if (bb_mkdirs(dest, &d->created_dest, &err) != BB_OK)
-		return cli_fail(&err);
-	sweep(dest, STAGE);
-	snprintf(templ, sizeof templ, "%s/%sXXXXXX", dest, STAGE);
-	if (make_stage(d, templ) != 0) {
-		fprintf(stderr, "bonebake: %s: cannot write: %s\n", dest, strerror(errno));
-		if (d->created_dest)
-			rmdir(d->dest);
-		return EXIT_IO;
-	}
-	return 0;
+	return stage_inside(d);
 }
 
 int outdir_path(const outdir *d, const char *rel, char *buf, size_t size)

@@ -4,8 +4,21 @@
 #define BB_PNG_INT_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
 
 #include "bonebake/image.h"
+
+/* The Paeth predictor (PNG spec 9.4), for the filter and its inverse. */
+static inline uint8_t bb__png_paeth(int a, int b, int c)
+{
+	int p = a + b - c;
+	int pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
+
+	if (pa <= pb && pa <= pc)
+		return (uint8_t)a;
+	return (uint8_t)(pb <= pc ? b : c);
+}
 
 /* Splits the zlib stream into IDAT chunks of at most `max` bytes (0: the
  * PNG limit, 2^31 - 1), so tests reach the split path with small images. */

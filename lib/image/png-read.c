@@ -27,15 +27,6 @@ static int is_letter(uint8_t c)
 	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
 }
 
-static uint8_t paeth(int a, int b, int c)
-{
-	int p = a + b - c;
-	int pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
-
-	if (pa <= pb && pa <= pc)
-		return (uint8_t)a;
-	return (uint8_t)(pb <= pc ? b : c);
-}
 
 /* Undoes filter `type` of one row of n bytes (bpp bytes per pixel) from
  * src into dst, with the prior row already unfiltered (NULL for the first).
@@ -70,7 +61,7 @@ static int unfilter(uint8_t *dst, const uint8_t *src, const uint8_t *prior,
 			int a = i >= bpp ? dst[i - bpp] : 0, b = prior ? prior[i] : 0;
 			int c = i >= bpp && prior ? prior[i - bpp] : 0;
 
-			dst[i] = (uint8_t)(src[i] + paeth(a, b, c));
+			dst[i] = (uint8_t)(src[i] + bb__png_paeth(a, b, c));
 		}
 		return 1;
 	default:

@@ -144,15 +144,6 @@ static void filter_avg(uint8_t *d, const uint8_t *x, const uint8_t *b, size_t n)
 		d[i] = (uint8_t)(x[i] - ((x[i - 4] + b[i]) >> 1));
 }
 
-static uint8_t paeth(int a, int b, int c)
-{
-	int p = a + b - c;
-	int pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
-
-	if (pa <= pb && pa <= pc)
-		return (uint8_t)a;
-	return (uint8_t)(pb <= pc ? b : c);
-}
 
 static void filter_paeth(uint8_t *d, const uint8_t *x, const uint8_t *b,
                          size_t n)
@@ -162,7 +153,7 @@ static void filter_paeth(uint8_t *d, const uint8_t *x, const uint8_t *b,
 	for (i = 0; i < n && i < 4; i++)
 		d[i] = (uint8_t)(x[i] - b[i]);        /* a = c = 0: Paeth is b */
 	for (; i < n; i++)
-		d[i] = (uint8_t)(x[i] - paeth(x[i - 4], b[i], b[i - 4]));
+		d[i] = (uint8_t)(x[i] - bb__png_paeth(x[i - 4], b[i], b[i - 4]));
 }
 
 /* Row x (prior row b, NULL for the first) filtered with type t into d. */

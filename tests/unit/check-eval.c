@@ -121,7 +121,7 @@ END_TEST
 START_TEST(dragonbones_eases)
 {
 	static const double t[2] = { 0, 1 }, v[2] = { 0, 100 };
-	static const struct { bb_interp_kind kind; float e; double want; } cases[] = {
+	const struct { bb_interp_kind kind; float e; double want; } cases[] = {
 		{ BB_INTERP_QUAD_IN, 1, 100 * 0.3 * 0.3 },
 		{ BB_INTERP_QUAD_IN, 0.5f, 100 * ((0.09 - 0.3) * 0.5 + 0.3) },
 		{ BB_INTERP_QUAD_OUT, 1, 100 * (1 - 0.7 * 0.7) },
