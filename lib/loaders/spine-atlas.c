@@ -162,6 +162,7 @@ static void unpremultiply(bb_image *img)
 struct page {
 	char name[512];
 	int w, h, pma, texture;
+	int line;              /* of its name: errors about the file name it */
 };
 
 static bb_status load_page(bb__load_ctx *c, struct reader *r, const char *dir,
@@ -169,7 +170,7 @@ static bb_status load_page(bb__load_ctx *c, struct reader *r, const char *dir,
 {
 	char png[4700];
 	bb_image *img = NULL;
-	bb_error sub;
+	bb__where at = { .file = r->name, .line = pg->line, .err = r->err };
 	bb_status s;
 
 	if (!bb__path_join(png, sizeof png, dir, pg->name))
@@ -178,10 +179,14 @@ static bb_status load_page(bb__load_ctx *c, struct reader *r, const char *dir,
 
 	pg->texture = bb__model_find_texture(m, png);
 	if (pg->texture < 0) {
-		s = bb_png_read(png, &img, &sub);
+		/* through the funnel: confined, recorded, within the limits */
+		bb__jpath_init(&at.path);
+		s = bb__load_image(c, &(bb__ref){ .at = &at, .what = "page",
+		                                  .name = pg->name, .dir = dir },
+		                   0, &img, NULL, 0);
 		if (s != BB_OK)
-			return fail(r, pg->name, "page image: %s", sub.message);
-		if (pg->pma)
+			return s;
+		if (pg->pma && img->px)
 			unpremultiply(img);
 		if ((s = bb__build_texture(&c->b, png, img, &pg->texture)) != BB_OK)
 			return s;
@@ -340,6 +345,7 @@ bb_status bb__sp_atlas_parse(bb__load_ctx *c, const char *name, const char *dir,
 		if (!in_page) {
 			memset(&pg, 0, sizeof pg);
 			snprintf(pg.name, sizeof pg.name, "%.*s", (int)n, s);
+			pg.line = r.line;
 			while ((have = read_line(&r, &s, &n)) && n > 0 && parse_entry(s, n, &en))
 				if ((st = page_entry(&r, &pg, &en)) != BB_OK)
 					return st;
@@ -366,13 +372,16 @@ bb_status bb__sp_atlas_parse(bb__load_ctx *c, const char *name, const char *dir,
 	return BB_OK;
 }
 
-bb_status bb__sp_atlas_load(bb__load_ctx *c, const char *path, bb__sp_atlas *at)
+bb_status bb__sp_atlas_load(bb__load_ctx *c, const bb__ref *ref, bb__sp_atlas *at)
 {
-	char dir[4096], *data;
+	char path[BB__PATH_MAX], dir[BB__PATH_MAX], *data;
 	size_t size;
 	bb_status s;
 
-	if ((s = bb__read_file(path, (size_t)16 << 20, &data, &size, c->err)) != BB_OK)
+	if (!bb__load_path(c, ref, path, sizeof path))
+		return bb__error_at(c->err, BB_ERR_INPUT, c->name, 0, 0, NULL,
+		                    "atlas \"%s\": path too long", ref->name);
+	if ((s = bb__load_open(c, ref, 0, &data, &size, NULL, 0)) != BB_OK)
 		return s;
 	bb__dirname(path, dir, sizeof dir);
 	s = bb__sp_atlas_parse(c, bb__basename(path), dir, data, size, at);

@@ -775,18 +775,20 @@ int bb__sniff_spine(const char *data, size_t size, const char *path)
 }
 
 /* The atlas: --atlas, else <stem>.atlas, <stem without -pro/-ess>.atlas,
- * or the only .atlas in the folder.  0 when none. */
-static int find_atlas(const bb__load_ctx *ctx, char *buf, size_t size)
+ * or the only .atlas in the folder, into r (its name in buf): 1; 0 when
+ * none; -1 when the one found leads outside the roots (the error set). */
+static int find_atlas(bb__load_ctx *ctx, char *buf, size_t size, bb__ref *r)
 {
 	char stem[512];
 	const char *dot, *suffixes[] = { "", "-pro", "-ess" };
 	DIR *dir;
 	struct dirent *e;
-	int i, found = 0;
-	FILE *f;
+	int i, found = 0, have;
 
+	*r = (bb__ref){ .what = "atlas", .name = buf };
 	if (ctx->opts->atlas_path) {
 		snprintf(buf, size, "%s", ctx->opts->atlas_path);
+		r->dir = "";
 		return 1;
 	}
 	dot = strrchr(ctx->name, '.');
@@ -794,28 +796,23 @@ static int find_atlas(const bb__load_ctx *ctx, char *buf, size_t size)
 	         ctx->name);
 	for (i = 0; i < 3; i++) {
 		size_t n = strlen(stem), k = strlen(suffixes[i]);
-		char name[600];
 
 		if (k && (n <= k || strcmp(stem + n - k, suffixes[i]) != 0))
 			continue;
-		snprintf(name, sizeof name, "%.*s.atlas", (int)(n - k), stem);
-		if (bb__path_join(buf, size, ctx->dir, name) && (f = fopen(buf, "rb"))) {
-			fclose(f);
-			return 1;
-		}
+		snprintf(buf, size, "%.*s.atlas", (int)(n - k), stem);
+		if ((have = bb__load_exists(ctx, r)) != 0)
+			return have;
 	}
 	if (!(dir = opendir(ctx->dir)))
 		return 0;
 	while ((e = readdir(dir)) != NULL) {
 		size_t n = strlen(e->d_name);
 
-		if (n > 6 && strcmp(e->d_name + n - 6, ".atlas") == 0) {
-			if (found++ == 0 && !bb__path_join(buf, size, ctx->dir, e->d_name))
-				found = 2;
-		}
+		if (n > 6 && strcmp(e->d_name + n - 6, ".atlas") == 0 && found++ == 0)
+			snprintf(buf, size, "%s", e->d_name);
 	}
 	closedir(dir);
-	return found == 1;
+	return found == 1 ? bb__load_exists(ctx, r) : 0;
 }
 
 /* 3.7 and 3.8 (read as 3.8), 4.0 to 4.2. */
@@ -849,8 +846,9 @@ static bb_status load(bb__sp *sp)
 	json_t *sk, *list;
 	const char *version, *keys[] = { "ik", "transform", "path", "physics" };
 	char atlas[4096];
+	bb__ref ref;
 	size_t ncons = 0;
-	int i, *counts[4];
+	int i, have = 0, *counts[4];
 	bb_status s;
 
 	if ((s = bb__jexpect_object(&sp->j, sp->root)) != BB_OK ||
@@ -897,9 +895,11 @@ static bb_status load(bb__sp *sp)
 	counts[3] = &sp->nphys;
 	for (i = 0; i < 4 && s == BB_OK; i++)
 		s = read_constraints(sp, keys[i], counts[i], orders);
-	if (s == BB_OK && find_atlas(sp->ctx, atlas, sizeof atlas)) {
-		if ((s = bb__sp_atlas_load(sp->ctx, atlas, &sp->atlas)) == BB_OK)
+	if (s == BB_OK && (have = find_atlas(sp->ctx, atlas, sizeof atlas, &ref)) > 0) {
+		if ((s = bb__sp_atlas_load(sp->ctx, &ref, &sp->atlas)) == BB_OK)
 			sp->have_atlas = 1;
+	} else if (s == BB_OK && have < 0) {
+		s = BB_ERR_INPUT;
 	} else if (s == BB_OK) {
 		bb__model_warn(sp->m, "%s: no atlas found beside it (give one with "
 		               "--atlas); attachments are not drawn", sp->j.file);

@@ -39,7 +39,7 @@ typedef struct bb__sp_atlas {
  * several pages, `scale:` read and ignored as the runtime does, `pma:`
  * pages un-premultiplied when loaded) and its page PNGs into m.  Errors
  * name the atlas file, its line and the region's field. */
-bb_status bb__sp_atlas_load(bb__load_ctx *c, const char *path, bb__sp_atlas *at);
+bb_status bb__sp_atlas_load(bb__load_ctx *c, const bb__ref *ref, bb__sp_atlas *at);
 /* Same from a buffer; page PNGs are looked up in dir. */
 bb_status bb__sp_atlas_parse(bb__load_ctx *c, const char *name, const char *dir,
                              const char *data, size_t size, bb__sp_atlas *at);

@@ -42,6 +42,7 @@ files "$S/dragonbones/rig_ske.json" rig_ske.json rig_tex.json rig_tex.png
 files "$S/cocos/lamp.ExportJson" lamp.ExportJson lamp0.plist lamp0.png
 files "$S/cocos/bird.xml" bird.xml bird.png
 files "$S/ssajson/demo.json" demo.json demo.png
+files "$S/spine/keeper.json" keeper.json keeper.atlas keeper.png
 files "$S/forge/assets/bbsample/armatures/block/lidbox.json" lidbox.json lidbox.json \
 	lidbox_base.json lidbox_top.png lidbox_side.png lidbox_latch.png gem.png
 
@@ -139,6 +140,23 @@ refused "$IN/s3.json" 's3\.json: \[0\]\.images\[0\]: image "link\.png": refused'
 run "$BONEBAKE" render "$IN/s1.json" -o "$T/o" --quiet --placeholder
 expect_rc 3
 expect_err 'image "\.\./outside/secret\.png": refused'
+
+# ---- Spine: the .atlas beside the skeleton, its page -----------------------
+SPJ='{"skeleton":{"spine":"4.2.0"},"bones":[{"name":"root"}],"slots":[{"name":"s","bone":"root","attachment":"p"}],"skins":[{"name":"default","attachments":{"s":{"p":{"width":16,"height":16}}}}],"animations":{}}'
+spatlas() {  # FILE PAGE
+	printf '%s\nsize: 32, 32\np\n  bounds: 0, 0, 16, 16\n' "$2" >"$1"
+}
+printf '%s\n' "$SPJ" >"$IN/p1.json"
+spatlas "$OUT/p1.atlas" "$ABS"
+ln -s ../outside/p1.atlas "$IN/p1.atlas"
+refused "$IN/p1.json" '^bonebake: p1\.json: atlas "p1\.atlas": refused'
+for k in 2 3 4; do printf '%s\n' "$SPJ" >"$IN/p$k.json"; done
+spatlas "$IN/p2.atlas" ../outside/secret.png
+refused "$IN/p2.json" '^bonebake: p2\.atlas:1: page "\.\./outside/secret\.png": refused'
+spatlas "$IN/p3.atlas" "$ABS"
+refused "$IN/p3.json" "p3\\.atlas:1: page \"$ABS\": refused"
+spatlas "$IN/p4.atlas" link.png
+refused "$IN/p4.json" 'p4\.atlas:1: page "link\.png": refused'
 
 # ---- Forge: parent models and textures, the namespace form too ------------
 # in/assets/m/{armatures,models,textures}; outside: $T/x/{models,textures}
