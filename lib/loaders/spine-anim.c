@@ -36,6 +36,48 @@ static bb_status nomem(bb__sp *sp)
 	return bb_error_set(sp->j.err, BB_ERR_NOMEM, sp->j.file, NULL, "out of memory");
 }
 
+/* ---- walking { NAME: { KIND: [keys] } } -------------------------------- */
+
+enum { UNKNOWN = -2 };     /* a find's answer: no such name */
+
+/* The index a timeline group's name stands for (UNKNOWN: none). */
+typedef int (*find_fn)(const bb__sp *sp, const char *name);
+/* One timeline (kind NULL: the group holds one list per name) of idx. */
+typedef bb_status (*timeline_fn)(struct bb__sp_anim *am, int idx,
+                                 const char *kind, json_t *list);
+
+/* Every NAME of map, found by find ("unknown <what> NAME" if not), and
+ * with nested every KIND of its object, read by fn, errors at their
+ * paths. */
+static bb_status each_named(struct bb__sp_anim *am, json_t *map, const char *what,
+                            find_fn find, int nested, timeline_fn fn)
+{
+	bb__sp *sp = am->sp;
+	bb__jiter names, kinds;
+	json_t *v, *list;
+	bb_status s;
+
+	if ((s = bb__jeach_member(&sp->j, map, NULL, 0, &names)) != BB_OK)
+		return s;
+	while (bb__jnext(&names, &v)) {
+		int idx = find(sp, names.key);
+
+		if (idx == UNKNOWN)
+			return bb__jfail(&sp->j, NULL, "unknown %s \"%s\"", what, names.key);
+		if (!nested) {
+			if ((s = fn(am, idx, NULL, v)) != BB_OK)
+				return s;
+			continue;
+		}
+		if ((s = bb__jeach_member(&sp->j, v, NULL, 0, &kinds)) != BB_OK)
+			return s;
+		while (bb__jnext(&kinds, &list))
+			if ((s = fn(am, idx, kinds.key, list)) != BB_OK)
+				return s;
+	}
+	return BB_OK;
+}
+
 /* ---- slot timelines ---------------------------------------------------- */
 
 static bb_status attachment_timeline(struct bb__sp_anim *am, int slot, json_t *list)
@@ -115,45 +157,26 @@ static bb_status tint_timeline(struct bb__sp_anim *am, int slot, json_t *list,
 	return st;
 }
 
-static bb_status slot_timelines(struct bb__sp_anim *am, json_t *slots)
+static int find_slot(const bb__sp *sp, const char *name)
+{
+	int i = bb__sp_slot(sp, name);
+
+	return i < 0 ? UNKNOWN : i;
+}
+
+static bb_status slot_timeline(struct bb__sp_anim *am, int slot, const char *kind,
+                               json_t *list)
 {
 	bb__sp *sp = am->sp;
-	const char *slot_name, *kind;
-	json_t *map, *list;
 
-	if (!json_is_object(slots))
-		return bb__jfail(&sp->j, NULL, "expected an object, found %s",
-		                 bb__json_type_name(slots));
-	json_object_foreach(slots, slot_name, map) {
-		size_t mark = bb__jpath_key(&sp->j.path, slot_name);
-		int slot = bb__sp_slot(sp, slot_name);
-		bb_status s;
-
-		if (slot < 0)
-			return bb__jfail(&sp->j, NULL, "unknown slot \"%s\"", slot_name);
-		if (!json_is_object(map))
-			return bb__jfail(&sp->j, NULL, "expected an object, found %s",
-			                 bb__json_type_name(map));
-		json_object_foreach(map, kind, list) {
-			size_t m2 = bb__jpath_key(&sp->j.path, kind);
-
-			if (strcmp(kind, "attachment") == 0)
-				s = attachment_timeline(am, slot, list);
-			else if ((!sp->v3 && (strcmp(kind, "rgba") == 0 || strcmp(kind, "rgb") == 0 ||
-			                      strcmp(kind, "alpha") == 0 || strcmp(kind, "rgba2") == 0 ||
-			                      strcmp(kind, "rgb2") == 0)) ||
-			         (sp->v3 && (strcmp(kind, "color") == 0 ||
-			                     strcmp(kind, "twoColor") == 0)))
-				s = tint_timeline(am, slot, list, kind);
-			else
-				return bb__jfail(&sp->j, NULL, "unknown slot timeline");
-			if (s != BB_OK)
-				return s;
-			bb__jpath_pop(&sp->j.path, m2);
-		}
-		bb__jpath_pop(&sp->j.path, mark);
-	}
-	return BB_OK;
+	if (strcmp(kind, "attachment") == 0)
+		return attachment_timeline(am, slot, list);
+	if ((!sp->v3 && (strcmp(kind, "rgba") == 0 || strcmp(kind, "rgb") == 0 ||
+	                 strcmp(kind, "alpha") == 0 || strcmp(kind, "rgba2") == 0 ||
+	                 strcmp(kind, "rgb2") == 0)) ||
+	    (sp->v3 && (strcmp(kind, "color") == 0 || strcmp(kind, "twoColor") == 0)))
+		return tint_timeline(am, slot, list, kind);
+	return bb__jfail(&sp->j, NULL, "unknown slot timeline");
 }
 
 /* ---- bone timelines ---------------------------------------------------- */
@@ -265,50 +288,32 @@ static bb_status read_inherit(bb__sp *sp, json_t *key, double *v, void *user)
 	return bb__jfail(&sp->j, "inherit", "unknown value \"%s\"", name);
 }
 
-static bb_status bone_timelines(struct bb__sp_anim *am, json_t *bones)
+static int find_bone(const bb__sp *sp, const char *name)
+{
+	int i = bb__sp_bone(sp, name);
+
+	return i < 0 ? UNKNOWN : i;
+}
+
+static bb_status bone_or_inherit(struct bb__sp_anim *am, int bone, const char *kind,
+                                 json_t *list)
 {
 	bb__sp *sp = am->sp;
-	const char *bone_name, *kind;
-	json_t *map, *list;
+	struct bb__sp_keys k;
+	struct bb__sp_spec sc;
+	bb_status s;
 
-	if (!json_is_object(bones))
-		return bb__jfail(&sp->j, NULL, "expected an object, found %s",
-		                 bb__json_type_name(bones));
-	json_object_foreach(bones, bone_name, map) {
-		size_t mark = bb__jpath_key(&sp->j.path, bone_name);
-		int bone = bb__sp_bone(sp, bone_name);
-		bb_status s;
-
-		if (bone < 0)
-			return bb__jfail(&sp->j, NULL, "unknown bone \"%s\"", bone_name);
-		if (!json_is_object(map))
-			return bb__jfail(&sp->j, NULL, "expected an object, found %s",
-			                 bb__json_type_name(map));
-		json_object_foreach(map, kind, list) {
-			size_t m2 = bb__jpath_key(&sp->j.path, kind);
-
-			if (!sp->v3 && strcmp(kind, "inherit") == 0) {
-				struct bb__sp_keys k;
-				struct bb__sp_spec sc;
-
-				s = bb__sp_read_keys(am, list, 1, read_inherit, NULL, &k);
-				if (s == BB_OK) {
-					bb__sp_spec_init(&sc, BB_TL_BONE_INHERIT, bone, 1);
-					sc.stepped = 1;
-					sc.setup[0] = sp->a->bones[bone].inherit;
-					s = bb__sp_emit(am, &k, &sc);
-				}
-				bb__sp_free_keys(&k);
-			} else {
-				s = bone_timeline(am, bone, kind, list);
-			}
-			if (s != BB_OK)
-				return s;
-			bb__jpath_pop(&sp->j.path, m2);
-		}
-		bb__jpath_pop(&sp->j.path, mark);
+	if (sp->v3 || strcmp(kind, "inherit") != 0)
+		return bone_timeline(am, bone, kind, list);
+	s = bb__sp_read_keys(am, list, 1, read_inherit, NULL, &k);
+	if (s == BB_OK) {
+		bb__sp_spec_init(&sc, BB_TL_BONE_INHERIT, bone, 1);
+		sc.stepped = 1;
+		sc.setup[0] = sp->a->bones[bone].inherit;
+		s = bb__sp_emit(am, &k, &sc);
 	}
-	return BB_OK;
+	bb__sp_free_keys(&k);
+	return s;
 }
 
 /* ---- constraint timelines ---------------------------------------------- */
@@ -405,103 +410,91 @@ static bb_status con_emit(struct bb__sp_anim *am, const struct bb__sp_keys *k, i
 	return bb__sp_emit(am, k, &s);
 }
 
-static bb_status ik_timelines(struct bb__sp_anim *am, json_t *map)
+static int find_ik(const bb__sp *sp, const char *name)
 {
-	bb__sp *sp = am->sp;
-	const char *name;
-	json_t *list;
+	int c = find_con(sp, BB_CON_IK, name);
 
-	json_object_foreach(map, name, list) {
-		size_t mark = bb__jpath_key(&sp->j.path, name);
-		int c = find_con(sp, BB_CON_IK, name);
-		struct bb__sp_keys k;
-		bb_status s;
-
-		if (c < 0)
-			return bb__jfail(&sp->j, NULL, "unknown IK constraint \"%s\"", name);
-		s = bb__sp_read_keys(am, list, 5, read_ik_key, NULL, &k);
-		if (s == BB_OK)
-			s = con_emit(am, &k, c, BB_CP_IK_MIX, 0, 2, 0, -1);
-		if (s == BB_OK)
-			s = con_emit(am, &k, c, BB_CP_IK_BEND, 2, 3, 1, -1);
-		bb__sp_free_keys(&k);
-		if (s != BB_OK)
-			return s;
-		bb__jpath_pop(&sp->j.path, mark);
-	}
-	return BB_OK;
+	return c < 0 ? UNKNOWN : c;
 }
 
-static bb_status tc_timelines(struct bb__sp_anim *am, json_t *map)
+static int find_tc(const bb__sp *sp, const char *name)
 {
-	bb__sp *sp = am->sp;
-	const char *name;
-	json_t *list;
+	int c = find_con(sp, BB_CON_TRANSFORM, name);
 
-	json_object_foreach(map, name, list) {
-		size_t mark = bb__jpath_key(&sp->j.path, name);
-		int c = find_con(sp, BB_CON_TRANSFORM, name);
-		struct bb__sp_keys k;
-		bb_status s;
-
-		if (c < 0)
-			return bb__jfail(&sp->j, NULL, "unknown transform constraint \"%s\"", name);
-		s = bb__sp_read_keys(am, list, 6, read_tc_key, NULL, &k);
-		/* the runtime's reader never advances mixShearY's start value */
-		if (s == BB_OK)
-			s = con_emit(am, &k, c, BB_CP_TC_ROTATE, 0, 6, 0, 5);
-		bb__sp_free_keys(&k);
-		if (s != BB_OK)
-			return s;
-		bb__jpath_pop(&sp->j.path, mark);
-	}
-	return BB_OK;
+	return c < 0 ? UNKNOWN : c;
 }
 
-static bb_status path_timelines(struct bb__sp_anim *am, json_t *map)
+static int find_path(const bb__sp *sp, const char *name)
+{
+	int c = find_con(sp, BB_CON_PATH, name);
+
+	return c < 0 ? UNKNOWN : c;
+}
+
+/* "" is the global timeline (-1: every constraint that takes it). */
+static int find_physics(const bb__sp *sp, const char *name)
+{
+	int c = name[0] ? find_con(sp, BB_CON_PHYSICS, name) : -1;
+
+	return name[0] && c < 0 ? UNKNOWN : c;
+}
+
+static bb_status ik_timeline(struct bb__sp_anim *am, int c, const char *kind,
+                             json_t *list)
+{
+	struct bb__sp_keys k;
+	bb_status s;
+
+	(void)kind;
+	s = bb__sp_read_keys(am, list, 5, read_ik_key, NULL, &k);
+	if (s == BB_OK)
+		s = con_emit(am, &k, c, BB_CP_IK_MIX, 0, 2, 0, -1);
+	if (s == BB_OK)
+		s = con_emit(am, &k, c, BB_CP_IK_BEND, 2, 3, 1, -1);
+	bb__sp_free_keys(&k);
+	return s;
+}
+
+static bb_status tc_timeline(struct bb__sp_anim *am, int c, const char *kind,
+                             json_t *list)
+{
+	struct bb__sp_keys k;
+	bb_status s;
+
+	(void)kind;
+	s = bb__sp_read_keys(am, list, 6, read_tc_key, NULL, &k);
+	/* the runtime's reader never advances mixShearY's start value */
+	if (s == BB_OK)
+		s = con_emit(am, &k, c, BB_CP_TC_ROTATE, 0, 6, 0, 5);
+	bb__sp_free_keys(&k);
+	return s;
+}
+
+static bb_status path_timeline(struct bb__sp_anim *am, int c, const char *kind,
+                               json_t *list)
 {
 	bb__sp *sp = am->sp;
-	const char *name, *kind;
-	json_t *tls, *list;
+	struct bb__sp_names2 nm = { "value", NULL, 0, 0, 0 };
+	struct bb__sp_keys k;
+	bb_status s;
 
-	json_object_foreach(map, name, tls) {
-		size_t mark = bb__jpath_key(&sp->j.path, name);
-		int c = find_con(sp, BB_CON_PATH, name);
-
-		if (c < 0)
-			return bb__jfail(&sp->j, NULL, "unknown path constraint \"%s\"", name);
-		if (!json_is_object(tls))
-			return bb__jfail(&sp->j, NULL, "expected an object, found %s",
-			                 bb__json_type_name(tls));
-		json_object_foreach(tls, kind, list) {
-			size_t m2 = bb__jpath_key(&sp->j.path, kind);
-			struct bb__sp_names2 nm = { "value", NULL, 0, 0, 0 };
-			struct bb__sp_keys k;
-			bb_status s;
-
-			if (strcmp(kind, "position") == 0 || strcmp(kind, "spacing") == 0) {
-				if (sp->v3)
-					nm.a = kind;
-				s = bb__sp_read_keys(am, list, 1, bb__sp_read_pair, &nm, &k);
-				if (s == BB_OK)
-					s = con_emit(am, &k, c, kind[0] == 'p' ? BB_CP_PATH_POSITION
-					                                       : BB_CP_PATH_SPACING,
-					             0, 1, 0, -1);
-			} else if (strcmp(kind, "mix") == 0) {
-				s = bb__sp_read_keys(am, list, 3, read_path_mix, NULL, &k);
-				if (s == BB_OK)
-					s = con_emit(am, &k, c, BB_CP_PATH_ROTATE, 0, 3, 0, -1);
-			} else {
-				return bb__jfail(&sp->j, NULL, "unknown path constraint timeline");
-			}
-			bb__sp_free_keys(&k);
-			if (s != BB_OK)
-				return s;
-			bb__jpath_pop(&sp->j.path, m2);
-		}
-		bb__jpath_pop(&sp->j.path, mark);
+	if (strcmp(kind, "position") == 0 || strcmp(kind, "spacing") == 0) {
+		if (sp->v3)
+			nm.a = kind;
+		s = bb__sp_read_keys(am, list, 1, bb__sp_read_pair, &nm, &k);
+		if (s == BB_OK)
+			s = con_emit(am, &k, c, kind[0] == 'p' ? BB_CP_PATH_POSITION
+			                                       : BB_CP_PATH_SPACING,
+			             0, 1, 0, -1);
+	} else if (strcmp(kind, "mix") == 0) {
+		s = bb__sp_read_keys(am, list, 3, read_path_mix, NULL, &k);
+		if (s == BB_OK)
+			s = con_emit(am, &k, c, BB_CP_PATH_ROTATE, 0, 3, 0, -1);
+	} else {
+		return bb__jfail(&sp->j, NULL, "unknown path constraint timeline");
 	}
-	return BB_OK;
+	bb__sp_free_keys(&k);
+	return s;
 }
 
 /* Whether a physics constraint takes a global ("" named) timeline. */
@@ -520,60 +513,42 @@ static int physics_global(const bb__sp *sp, int con, const char *kind)
 	return 0;
 }
 
-static bb_status physics_timelines(struct bb__sp_anim *am, json_t *map)
+/* A physics timeline of constraint c (-1: of every one taking the global
+ * timeline, or for reset one timeline for all). */
+static bb_status physics_timeline(struct bb__sp_anim *am, int c, const char *kind,
+                                  json_t *list)
 {
 	static const char *const kinds[] = {
 		"inertia", "strength", "damping", "mass", "wind", "gravity", "mix"
 	};
 	bb__sp *sp = am->sp;
-	const char *name, *kind;
-	json_t *tls, *list;
+	struct bb__sp_names2 nm = { "value", NULL, 0, 0, 0 };
+	struct bb__sp_keys k;
+	bb_status s;
+	int i, p;
 
-	json_object_foreach(map, name, tls) {
-		size_t mark = bb__jpath_key(&sp->j.path, name);
-		int c = name[0] ? find_con(sp, BB_CON_PHYSICS, name) : -1, i, p;
+	for (p = 0; p < 7 && strcmp(kinds[p], kind) != 0; p++)
+		;
+	if (p == 7 && strcmp(kind, "reset") != 0)
+		return BB_OK;      /* the runtime skips unknown ones */
+	s = bb__sp_read_keys(am, list, 1, p == 7 ? NULL : bb__sp_read_pair, &nm, &k);
+	for (i = 0; s == BB_OK && i < sp->a->ncons; i++) {
+		struct bb__sp_spec sc;
 
-		if (name[0] && c < 0)
-			return bb__jfail(&sp->j, NULL, "unknown physics constraint \"%s\"", name);
-		if (!json_is_object(tls))
-			return bb__jfail(&sp->j, NULL, "expected an object, found %s",
-			                 bb__json_type_name(tls));
-		json_object_foreach(tls, kind, list) {
-			size_t m2 = bb__jpath_key(&sp->j.path, kind);
-			struct bb__sp_names2 nm = { "value", NULL, 0, 0, 0 };
-			struct bb__sp_keys k;
-			bb_status s = BB_OK;
-
-			for (p = 0; p < 7 && strcmp(kinds[p], kind) != 0; p++)
-				;
-			if (p == 7 && strcmp(kind, "reset") != 0) {
-				bb__jpath_pop(&sp->j.path, m2);
-				continue;      /* the runtime skips unknown ones */
-			}
-			s = bb__sp_read_keys(am, list, 1, p == 7 ? NULL : bb__sp_read_pair, &nm, &k);
-			for (i = 0; s == BB_OK && i < sp->a->ncons; i++) {
-				struct bb__sp_spec sc;
-
-				if (sp->a->cons[i].kind != BB_CON_PHYSICS || (c >= 0 && i != c) ||
-				    (c < 0 && p < 7 && !physics_global(sp, i, kind)))
-					continue;
-				if (p == 7) {
-					bb__sp_spec_init(&sc, BB_TL_PHYSICS_RESET, c, 1);
-					sc.stepped = 1;
-					sc.prepend = 0;
-					s = bb__sp_emit(am, &k, &sc);
-					break;     /* one timeline (c, or -1: all) */
-				}
-				s = con_emit(am, &k, i, p, 0, 1, 0, -1);
-			}
-			bb__sp_free_keys(&k);
-			if (s != BB_OK)
-				return s;
-			bb__jpath_pop(&sp->j.path, m2);
+		if (sp->a->cons[i].kind != BB_CON_PHYSICS || (c >= 0 && i != c) ||
+		    (c < 0 && p < 7 && !physics_global(sp, i, kind)))
+			continue;
+		if (p == 7) {
+			bb__sp_spec_init(&sc, BB_TL_PHYSICS_RESET, c, 1);
+			sc.stepped = 1;
+			sc.prepend = 0;
+			s = bb__sp_emit(am, &k, &sc);
+			break;     /* one timeline (c, or -1: all) */
 		}
-		bb__jpath_pop(&sp->j.path, mark);
+		s = con_emit(am, &k, i, p, 0, 1, 0, -1);
 	}
-	return BB_OK;
+	bb__sp_free_keys(&k);
+	return s;
 }
 
 /* ---- animations -------------------------------------------------------- */
@@ -610,12 +585,16 @@ static bb_status read_animation(struct bb__sp_anim *am, json_t *map)
 			return bb__jfail(&sp->j, NULL, "expected an object, found %s",
 			                 bb__json_type_name(v));
 		switch (i) {
-		case 0: s = slot_timelines(am, v); break;
-		case 1: s = bone_timelines(am, v); break;
-		case 2: s = ik_timelines(am, v); break;
-		case 3: s = tc_timelines(am, v); break;
-		case 4: s = path_timelines(am, v); break;
-		case 5: s = sp->v3 ? bb__sp_attachment_timelines(am, v, 1) : physics_timelines(am, v);
+		case 0: s = each_named(am, v, "slot", find_slot, 1, slot_timeline); break;
+		case 1: s = each_named(am, v, "bone", find_bone, 1, bone_or_inherit); break;
+		case 2: s = each_named(am, v, "IK constraint", find_ik, 0, ik_timeline); break;
+		case 3: s = each_named(am, v, "transform constraint", find_tc, 0, tc_timeline);
+			break;
+		case 4: s = each_named(am, v, "path constraint", find_path, 1, path_timeline);
+			break;
+		case 5: s = sp->v3 ? bb__sp_attachment_timelines(am, v, 1)
+		                   : each_named(am, v, "physics constraint", find_physics, 1,
+		                                physics_timeline);
 			break;
 		case 6: s = sp->v3 ? bb__sp_draw_order(am, v) : bb__sp_attachment_timelines(am, v, 0); break;
 		case 7: s = sp->v3 ? bb__sp_draw_order(am, v) : bb__sp_draw_order(am, v); break;
