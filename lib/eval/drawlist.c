@@ -90,46 +90,63 @@ static const bb_display *sequence_frame(const bb_pose *p, int slot,
 	return &p->a->displays[d->seq_first + idx];
 }
 
-/* Mesh vertices in world space: weighted (sum over influences of
- * weight * boneWorld(pos + deform)) or slot-local (+ deform) through m. */
+const double *bb__slot_deform(const bb_pose *p, int slot, const bb_display *d)
+{
+	return p->deform_disp[slot] == bb__display_key(p->a, d)
+	       ? p->deform + p->deform_off[slot] : NULL;
+}
+
+int bb__first_influence(const bb_display *d, int i)
+{
+	int v, w = 0;
+
+	if (d->u.mesh.wcount)
+		for (v = 0; v < i; v++)
+			w += d->u.mesh.wcount[v];
+	return w;
+}
+
+bb_vec2 bb__mesh_vertex(const bb_pose *p, const bb_display *d, const double *def,
+                        bb_affine m, int i, int *w)
+{
+	double x = 0, y = 0;
+	bb_vec2 q;
+	int k;
+
+	if (!d->u.mesh.wcount) {
+		x = d->u.mesh.verts[i].x;
+		y = d->u.mesh.verts[i].y;
+		if (def) {
+			x += def[2 * i];
+			y += def[2 * i + 1];
+		}
+		return bb_affine_apply(m, x, y);
+	}
+	for (k = 0; k < d->u.mesh.wcount[i]; k++, (*w)++) {
+		double lx = d->u.mesh.wpos[*w].x, ly = d->u.mesh.wpos[*w].y;
+
+		if (def) {
+			lx += def[2 * *w];
+			ly += def[2 * *w + 1];
+		}
+		q = bb_affine_apply(p->world[d->u.mesh.wbone[*w]], lx, ly);
+		x += q.x * d->u.mesh.wweight[*w];
+		y += q.y * d->u.mesh.wweight[*w];
+	}
+	q.x = x;
+	q.y = y;
+	return q;
+}
+
+/* Mesh vertices in world space (bb__mesh_vertex). */
 static void mesh_vertices(const bb_pose *p, int slot, const bb_display *d,
                           bb_affine m, bb_vec2 *v)
 {
-	const double *def = p->deform_disp[slot] == bb__display_key(p->a, d)
-	                    ? p->deform + p->deform_off[slot] : NULL;
-	int i, k, w = 0;
+	const double *def = bb__slot_deform(p, slot, d);
+	int i, w = 0;
 
-	if (!d->u.mesh.wcount) {
-		for (i = 0; i < d->u.mesh.nverts; i++) {
-			double x = d->u.mesh.verts[i].x, y = d->u.mesh.verts[i].y;
-
-			if (def) {
-				x += def[2 * i];
-				y += def[2 * i + 1];
-			}
-			v[i] = bb_affine_apply(m, x, y);
-		}
-		return;
-	}
-	for (i = 0; i < d->u.mesh.nverts; i++) {
-		double x = 0, y = 0;
-
-		for (k = 0; k < d->u.mesh.wcount[i]; k++, w++) {
-			bb_affine bm = p->world[d->u.mesh.wbone[w]];
-			double lx = d->u.mesh.wpos[w].x, ly = d->u.mesh.wpos[w].y;
-			bb_vec2 q;
-
-			if (def) {
-				lx += def[2 * w];
-				ly += def[2 * w + 1];
-			}
-			q = bb_affine_apply(bm, lx, ly);
-			x += q.x * d->u.mesh.wweight[w];
-			y += q.y * d->u.mesh.wweight[w];
-		}
-		v[i].x = x;
-		v[i].y = y;
-	}
+	for (i = 0; i < d->u.mesh.nverts; i++)
+		v[i] = bb__mesh_vertex(p, d, def, m, i, &w);
 }
 
 /* An image display's corners in world space, moved by the slot's corner

@@ -81,47 +81,15 @@ void bb__path_work_free(struct bb__path_work *pw)
 static void path_vertices(const bb_pose *p, int slot, const bb_display *d,
                           int start, int count, double *out)
 {
-	const double *def = p->deform_disp[slot] == bb__display_key(p->a, d)
-	                    ? p->deform + p->deform_off[slot] : NULL;
-	int v, k, w = 0;
+	const double *def = bb__slot_deform(p, slot, d);
+	bb_affine m = p->world[p->a->slots[slot].bone];
+	int v, w = bb__first_influence(d, start);
 
-	if (!d->u.mesh.wcount) {
-		bb_affine m = p->world[p->a->slots[slot].bone];
-
-		for (v = start; v < start + count; v++) {
-			double x = d->u.mesh.verts[v].x, y = d->u.mesh.verts[v].y;
-			bb_vec2 q;
-
-			if (def) {
-				x += def[2 * v];
-				y += def[2 * v + 1];
-			}
-			q = bb_affine_apply(m, x, y);
-			*out++ = q.x;
-			*out++ = q.y;
-		}
-		return;
-	}
-	for (v = 0; v < start; v++)
-		w += d->u.mesh.wcount[v];
 	for (v = start; v < start + count; v++) {
-		double x = 0, y = 0;
+		bb_vec2 q = bb__mesh_vertex(p, d, def, m, v, &w);
 
-		for (k = 0; k < d->u.mesh.wcount[v]; k++, w++) {
-			bb_affine bm = p->world[d->u.mesh.wbone[w]];
-			double lx = d->u.mesh.wpos[w].x, ly = d->u.mesh.wpos[w].y;
-			bb_vec2 q;
-
-			if (def) {
-				lx += def[2 * w];
-				ly += def[2 * w + 1];
-			}
-			q = bb_affine_apply(bm, lx, ly);
-			x += q.x * d->u.mesh.wweight[w];
-			y += q.y * d->u.mesh.wweight[w];
-		}
-		*out++ = x;
-		*out++ = y;
+		*out++ = q.x;
+		*out++ = q.y;
 	}
 }
 

@@ -103,6 +103,16 @@ bb_status bb__child_pose(bb_pose *p, int slot, int armature, bb_pose **out,
 bb_draw_item *bb__drawlist_push(bb_pose *p, size_t nverts, bb_vec2 **verts,
                                 bb_vec2 **uvs);
 
+/* The deform offsets the slot holds for display d, or NULL. */
+const double *bb__slot_deform(const bb_pose *p, int slot, const bb_display *d);
+/* Vertex i of a mesh, clip or path display in world space: weighted (the
+ * sum over its influences, from *w on and *w advanced past them, of weight
+ * * boneWorld(pos + deform)) or its local position (+ deform) through m.
+ * *w starts at the first influence of vertex i (bb__first_influence). */
+bb_vec2 bb__mesh_vertex(const bb_pose *p, const bb_display *d, const double *def,
+                        bb_affine m, int i, int *w);
+int bb__first_influence(const bb_display *d, int i);
+
 /* Builds p->dl from the evaluated pose. */
 bb_status bb__build_drawlist(bb_pose *p, const bb_eval_options *o, bb_error *err);
 

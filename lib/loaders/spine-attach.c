@@ -262,22 +262,11 @@ bb_status bb__sp_read_region(bb__sp *sp, json_t *map, const char *path,
 /* Frees a display's vertex data and makes it an empty NONE (keeps name). */
 void bb__sp_clear_geometry(bb_display *d)
 {
-	if (d->kind != BB_DISPLAY_MESH && d->kind != BB_DISPLAY_CLIP &&
-	    d->kind != BB_DISPLAY_PATH && d->kind != BB_DISPLAY_NONE) {
-		memset(&d->u, 0, sizeof d->u);
-		d->kind = BB_DISPLAY_NONE;
-		return;
-	}
-	free(d->u.mesh.verts);
-	free(d->u.mesh.uvs);
-	free(d->u.mesh.indices);
-	free(d->u.mesh.wcount);
-	free(d->u.mesh.wbone);
-	free(d->u.mesh.wweight);
-	free(d->u.mesh.wpos);
-	free(d->u.mesh.lengths);
-	memset(&d->u, 0, sizeof d->u);
-	d->kind = BB_DISPLAY_NONE;
+	/* a display being read stays NONE until it is whole, its vertices
+	 * (if any) already held */
+	if (d->kind == BB_DISPLAY_NONE)
+		d->kind = BB_DISPLAY_MESH;
+	bb__display_clear(d);
 }
 
 static void *dup_array(const void *p, size_t n, size_t size, int *ok)

@@ -90,9 +90,8 @@ bb_affine bb__xform_matrix(const bb_xform *x)
 	return m;
 }
 
-static void free_display(bb_display *d)
+void bb__display_clear(bb_display *d)
 {
-	free(d->name);
 	if (d->kind == BB_DISPLAY_MESH || d->kind == BB_DISPLAY_CLIP ||
 	    d->kind == BB_DISPLAY_PATH) {
 		free(d->u.mesh.lengths);
@@ -104,6 +103,14 @@ static void free_display(bb_display *d)
 		free(d->u.mesh.wweight);
 		free(d->u.mesh.wpos);
 	}
+	memset(&d->u, 0, sizeof d->u);
+	d->kind = BB_DISPLAY_NONE;
+}
+
+static void free_display(bb_display *d)
+{
+	free(d->name);
+	bb__display_clear(d);
 }
 
 static void free_armature(bb_armature *a)

@@ -522,6 +522,9 @@ int bb__solid_valid(const bb_solid *s, const bb_model *m);
 /* Index of the display whose deform and sequence timelines drive d (its
  * own, or its deform_from); d points into a->displays. */
 int bb__display_key(const bb_armature *a, const bb_display *d);
+/* Frees a display's geometry (mesh, clip, path vertices) and makes it an
+ * empty BB_DISPLAY_NONE; its name stays. */
+void bb__display_clear(bb_display *d);
 
 /* Matrix of a local transform. */
 bb_affine bb__xform_matrix(const bb_xform *x);
