@@ -64,8 +64,9 @@ EXTRA_DIST += tests/cli/forge.sh
 TESTS += tests/cli/samples.sh
 EXTRA_DIST += tests/cli/samples.sh
 # Spine (issue 17): poses against the official runtime
-TESTS += tests/oracle/spine.sh
-EXTRA_DIST += tests/oracle/spine.sh tests/oracle/compare-spine.py
+TESTS += tests/oracle/spine.sh tests/oracle/spine-versions.sh
+EXTRA_DIST += tests/oracle/spine.sh tests/oracle/spine-versions.sh \
+	tests/oracle/compare-spine.py
 TESTS += tests/cli/bad-spine.sh
 EXTRA_DIST += tests/cli/bad-spine.sh
 check_PROGRAMS += tests/unit/check-spine
