@@ -138,7 +138,7 @@ static void cleanup(void)
 
 static int setup(void)
 {
-	char src[4096], from[4200], to[4200];
+	char src[4096], from[4096 + 256 + 2], to[4096 + 256 + 2];
 	const char *slash;
 	struct dirent *e;
 	DIR *d;

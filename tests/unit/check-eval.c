@@ -157,9 +157,9 @@ START_TEST(inherit_modes)
 
 	for (mode = 0; mode < 2; mode++) {
 		start(&f, 2);
-		f.a->bones[0].setup = (bb_xform){ 10, 0, r, 0, 2, 1 };
+		f.a->bones[0].setup = (bb_xform){ .x = 10, .rotation = r, .sx = 2, .sy = 1 };
 		f.a->bones[1].parent = 0;
-		f.a->bones[1].setup = (bb_xform){ 5, 0, M_PI / 4, 0, 1, 1 };
+		f.a->bones[1].setup = (bb_xform){ .x = 5, .rotation = M_PI / 4, .sx = 1, .sy = 1 };
 		f.a->bones[0].inherit = f.a->bones[1].inherit =
 			mode ? BB_INHERIT_COMPONENTWISE : BB_INHERIT_MATRIX;
 		finish(&f);

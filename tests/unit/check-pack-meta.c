@@ -530,8 +530,8 @@ START_TEST(names_with_folders_and_escapes)
 	bb_image *img = fx_frame(8, 8, 7, 1, 1, 6, 6);
 	bb_pack_anim an = { "fx/a\"b\\c\td", 12, 1, NULL, 0 };
 	bb_pack_input in[2] = {
-		{ img, "fx/a\"b\\c\td/f_0000", 0, 0, 0, 0, 0, 0 },
-		{ img, "icons/<&>", -1, 0, 0, 0, 0, 0 },
+		{ .image = img, .name = "fx/a\"b\\c\td/f_0000" },
+		{ .image = img, .name = "icons/<&>", .anim = -1 },
 	};
 	bb_pack_options o = { .no_dedupe = 1 };
 	bb_sheet_write_options w = { .formats = 1u << BB_SHEET_JSON_HASH |
