@@ -81,14 +81,13 @@ static bb_status deform_timeline(struct bb__sp_anim *am, int slot, int disp, jso
 		t->display = disp;
 		for (i = 0; i < k.n; i++) {
 			int o = i + pre;
-			json_t *c = k.curve[i];
 
 			t->times[o] = bb__sp_f32(k.time[i]);
 			memcpy(t->values + (size_t)o * len, k.val + (size_t)i * len,
 			       (size_t)len * sizeof *t->values);
-			t->interp[o].kind = i == k.n - 1 || (c && json_is_string(c))
+			t->interp[o].kind = i == k.n - 1 || k.curve[i] == BB_SP_STEPPED
 			                    ? BB_INTERP_STEP : BB_INTERP_LINEAR;
-			if (c && !json_is_string(c) && i < k.n - 1 &&
+			if (k.curve[i] == BB_SP_BEZIER && i < k.n - 1 &&
 			    (st = bb__sp_percent_curve(am, &k, i, &t->interp[o])) != BB_OK)
 				goto done;
 		}
