@@ -37,28 +37,23 @@ static bb_status deform_timeline(struct bb__sp_anim *am, int slot, int disp, jso
 		goto done;
 	for (i = 0; i < k.n; i++) {
 		size_t mark = bb__jpath_index(&sp->j.path, (size_t)i);
-		double off, *v = k.val + (size_t)i * len;
+		double off, x, *v = k.val + (size_t)i * len;
 		json_t *jv;
+		size_t nj;
 
 		if ((st = bb__jnum_range(&sp->j, k.map[i], "offset", 0, 0, len, &off)) != BB_OK ||
 		    (st = bb__jarray(&sp->j, k.map[i], "vertices", 0, &jv)) != BB_OK)
 			goto done;
-		if (off != floor(off) || (jv && json_array_size(jv) > (size_t)(len - (int)off))) {
+		nj = bb__jsize(jv);
+		if (off != floor(off) || nj > (size_t)(len - (int)off)) {
 			st = bb__jfail(&sp->j, "vertices", "%zu values from offset %g reach "
-			               "past the attachment's %d", jv ? json_array_size(jv) : 0,
-			               off, len);
+			               "past the attachment's %d", nj, off, len);
 			goto done;
 		}
-		for (j = 0; jv && j < (int)json_array_size(jv); j++) {
-			json_t *x = json_array_get(jv, (size_t)j);
-
-			if (!json_is_number(x)) {
-				st = bb__sp_fail_at(sp, "vertices", (size_t)j,
-				                    "expected a number, found %s",
-				                    bb__json_type_name(x));
+		for (j = 0; j < (int)nj; j++) {
+			if ((st = bb__jnum_at(&sp->j, k.map[i], "vertices", (size_t)j, &x)) != BB_OK)
 				goto done;
-			}
-			v[(int)off + j] = bb__sp_f32(json_number_value(x));
+			v[(int)off + j] = bb__sp_f32(x);
 		}
 		if (!weighted)        /* the runtime adds the setup vertex in float */
 			for (j = 0; j < len; j++) {
