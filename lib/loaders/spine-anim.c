@@ -497,48 +497,29 @@ static bb_status path_timeline(struct bb__sp_anim *am, int c, const char *kind,
 	return s;
 }
 
-/* Whether a physics constraint takes a global ("" named) timeline. */
-static int physics_global(const bb__sp *sp, int con, const char *kind)
-{
-	json_t *list = json_object_get(sp->root, "physics"), *jc;
-	char key[64];
-	size_t i;
-
-	snprintf(key, sizeof key, "%sGlobal", kind);
-	json_array_foreach(list, i, jc)
-		if (json_is_string(json_object_get(jc, "name")) &&
-		    strcmp(json_string_value(json_object_get(jc, "name")),
-		           sp->a->cons[con].name) == 0)
-			return json_is_true(json_object_get(jc, key));
-	return 0;
-}
-
 /* A physics timeline of constraint c (-1: of every one taking the global
  * timeline, or for reset one timeline for all). */
 static bb_status physics_timeline(struct bb__sp_anim *am, int c, const char *kind,
                                   json_t *list)
 {
-	static const char *const kinds[] = {
-		"inertia", "strength", "damping", "mass", "wind", "gravity", "mix"
-	};
 	bb__sp *sp = am->sp;
 	struct bb__sp_names2 nm = { "value", NULL, 0, 0, 0 };
 	struct bb__sp_keys k;
 	bb_status s;
 	int i, p;
 
-	for (p = 0; p < 7 && strcmp(kinds[p], kind) != 0; p++)
+	for (p = 0; p < BB_SP_NPHYS && strcmp(bb__sp_physics_props[p], kind) != 0; p++)
 		;
-	if (p == 7 && strcmp(kind, "reset") != 0)
+	if (p == BB_SP_NPHYS && strcmp(kind, "reset") != 0)
 		return BB_OK;      /* the runtime skips unknown ones */
-	s = bb__sp_read_keys(am, list, 1, p == 7 ? NULL : bb__sp_read_pair, &nm, &k);
+	s = bb__sp_read_keys(am, list, 1, p == BB_SP_NPHYS ? NULL : bb__sp_read_pair, &nm, &k);
 	for (i = 0; s == BB_OK && i < sp->a->ncons; i++) {
 		struct bb__sp_spec sc;
 
 		if (sp->a->cons[i].kind != BB_CON_PHYSICS || (c >= 0 && i != c) ||
-		    (c < 0 && p < 7 && !physics_global(sp, i, kind)))
+		    (c < 0 && p < BB_SP_NPHYS && !(sp->phys_global[i] & (1u << p))))
 			continue;
-		if (p == 7) {
+		if (p == BB_SP_NPHYS) {
 			bb__sp_spec_init(&sc, BB_TL_PHYSICS_RESET, c, 1);
 			sc.stepped = 1;
 			sc.prepend = 0;

@@ -84,6 +84,8 @@ bad a "$HEAD,$BONES,$SLOTS,$SKIN,\"animations\":{\"w\":{\"bones\":{\"arm\":{\"ro
 	3 'a\.json: animations\.w\.bones\.arm\.rotate\[0\]\.curve\[3\]: expected a number, found nothing'
 bad a '"skeleton":{"spine":"3.8.99"},'"$BONES,$SLOTS,$SKIN"',"animations":{"w":{"bones":{"arm":{"rotate":[{"curve":0.25,"c3":"x"},{"time":1}]}}}}' \
 	3 'a\.json: animations\.w\.bones\.arm\.rotate\[0\]\.c3: expected a number, found a string'
+bad a "$HEAD,$BONES,$SLOTS,$SKIN,\"physics\":[{\"name\":\"ph\",\"bone\":\"arm\",\"windGlobal\":1}]" \
+	3 'a\.json: physics\[0\]\.windGlobal: expected true or false, found a number'
 # truncated and broken atlases
 printf 'a.png\n\tsize: 64, 64\np\n\tbounds: 0, 0' >"$T/cut.atlas"
 bad a "$HEAD,$BONES,$SLOTS,$SKIN" 3 'cut\.atlas:4: p: bounds: expected 4 integers, found 2' cut
