@@ -6,6 +6,7 @@
 #   frames: raster, eval, model, image, core  batch: core, jansson
 #   image: core, libpng, libdeflate, libwebp, giflib  src: public headers
 #   output: core, jansson
+# and that no loader but lib/loaders/json.c calls jansson itself.
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$(dirname "$0")/cli/lib.sh"
@@ -52,4 +53,11 @@ check src "bonebake $src_headers" ""
 checks=1
 [ -z "$out" ] || fail "includes that break the layering rules:
 $out"
+# json.c is the loaders' only user of jansson: the others name json_t and
+# read through json.h (bb__jnum, bb__jeach, ...), never jansson's getters
+raw=$(grep -nE '\<json_[a-z_]+' lib/loaders/*.c lib/loaders/*.h |
+	grep -v '^lib/loaders/json\.[ch]:' | grep -E '\<json_([a-su-z_]|t[a-z_])')
+checks=2
+[ -z "$raw" ] || fail "jansson called outside lib/loaders/json.c (use json.h):
+$raw"
 pass

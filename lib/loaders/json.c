@@ -115,6 +115,11 @@ static json_t *peek(json_t *obj, const char *key)
 	return v && !json_is_null(v) ? v : NULL;
 }
 
+json_t *bb__jget(json_t *obj, const char *key)
+{
+	return peek(obj, key);
+}
+
 bb__jkind bb__jkind_of(json_t *obj, const char *key)
 {
 	json_t *v = peek(obj, key);
@@ -316,6 +321,21 @@ static bb_status element(bb__jctx *c, json_t *arr, const char *key, size_t i,
 	if (s == BB_OK)
 		bb__jpath_pop(&c->path, mark);
 	return s;
+}
+
+bb_status bb__jnum_at(bb__jctx *c, json_t *obj, const char *key, size_t i,
+                      double *out)
+{
+	json_t *arr;
+	bb_status s;
+
+	*out = 0;
+	if ((s = member(c, obj, key, &arr)) != BB_OK)
+		return s;
+	if (!json_is_array(arr))
+		return bb__jfail(c, key, "expected an array, found %s",
+		                 bb__json_type_name(arr));
+	return element(c, arr, key, i, out);
 }
 
 bb_status bb__jnums(bb__jctx *c, json_t *obj, const char *key, int required,

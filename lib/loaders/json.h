@@ -65,6 +65,11 @@ int bb__jhas(json_t *obj, const char *key);
 /* Whether obj has member key, null or not (JavaScript's `key in obj`, for
  * the runtimes that tell a null member from an absent one). */
 int bb__jhas_member(json_t *obj, const char *key);
+/* Member key of obj (key NULL: obj itself), looked up without errors:
+ * NULL when absent or null, or when obj is not an object.  For a member
+ * whose type the caller then checks with bb__jkind_of or reads with the
+ * getters below. */
+json_t *bb__jget(json_t *obj, const char *key);
 /* Elements of an array or members of an object; 0 for anything else. */
 size_t bb__jsize(json_t *v);
 /* "an object", "a number", ... for messages. */
@@ -98,6 +103,13 @@ bb_status bb__jnums(bb__jctx *c, json_t *obj, const char *key, int required,
  * out untouched, unless required. */
 bb_status bb__jnumn(bb__jctx *c, json_t *obj, const char *key, int required,
                     size_t n, double *out);
+/* Element i of array obj[key] (key NULL: obj is the array) as a number,
+ * as bb__jnum reads one; an element that is past the end ("found
+ * nothing"), null or not a number is an error at key[i], and obj[key]
+ * absent or not an array an error at key.  For arrays read element by
+ * element (Bezier handles, vertices checked as they are read). */
+bb_status bb__jnum_at(bb__jctx *c, json_t *obj, const char *key, size_t i,
+                      double *out);
 /* Checks that v (at the current path) is an object. */
 bb_status bb__jexpect_object(bb__jctx *c, json_t *v);
 

@@ -37,28 +37,23 @@ static bb_status deform_timeline(struct bb__sp_anim *am, int slot, int disp, jso
 		goto done;
 	for (i = 0; i < k.n; i++) {
 		size_t mark = bb__jpath_index(&sp->j.path, (size_t)i);
-		double off, *v = k.val + (size_t)i * len;
+		double off, x, *v = k.val + (size_t)i * len;
 		json_t *jv;
+		size_t nj;
 
 		if ((st = bb__jnum_range(&sp->j, k.map[i], "offset", 0, 0, len, &off)) != BB_OK ||
 		    (st = bb__jarray(&sp->j, k.map[i], "vertices", 0, &jv)) != BB_OK)
 			goto done;
-		if (off != floor(off) || (jv && json_array_size(jv) > (size_t)(len - (int)off))) {
+		nj = bb__jsize(jv);
+		if (off != floor(off) || nj > (size_t)(len - (int)off)) {
 			st = bb__jfail(&sp->j, "vertices", "%zu values from offset %g reach "
-			               "past the attachment's %d", jv ? json_array_size(jv) : 0,
-			               off, len);
+			               "past the attachment's %d", nj, off, len);
 			goto done;
 		}
-		for (j = 0; jv && j < (int)json_array_size(jv); j++) {
-			json_t *x = json_array_get(jv, (size_t)j);
-
-			if (!json_is_number(x)) {
-				st = bb__sp_fail_at(sp, "vertices", (size_t)j,
-				                    "expected a number, found %s",
-				                    bb__json_type_name(x));
+		for (j = 0; j < (int)nj; j++) {
+			if ((st = bb__jnum_at(&sp->j, k.map[i], "vertices", (size_t)j, &x)) != BB_OK)
 				goto done;
-			}
-			v[(int)off + j] = bb__sp_f32(json_number_value(x));
+			v[(int)off + j] = bb__sp_f32(x);
 		}
 		if (!weighted)        /* the runtime adds the setup vertex in float */
 			for (j = 0; j < len; j++) {
@@ -81,14 +76,13 @@ static bb_status deform_timeline(struct bb__sp_anim *am, int slot, int disp, jso
 		t->display = disp;
 		for (i = 0; i < k.n; i++) {
 			int o = i + pre;
-			json_t *c = k.curve[i];
 
 			t->times[o] = bb__sp_f32(k.time[i]);
 			memcpy(t->values + (size_t)o * len, k.val + (size_t)i * len,
 			       (size_t)len * sizeof *t->values);
-			t->interp[o].kind = i == k.n - 1 || (c && json_is_string(c))
+			t->interp[o].kind = i == k.n - 1 || k.curve[i] == BB_SP_STEPPED
 			                    ? BB_INTERP_STEP : BB_INTERP_LINEAR;
-			if (c && !json_is_string(c) && i < k.n - 1 &&
+			if (k.curve[i] == BB_SP_BEZIER && i < k.n - 1 &&
 			    (st = bb__sp_percent_curve(am, &k, i, &t->interp[o])) != BB_OK)
 				goto done;
 		}
@@ -142,83 +136,73 @@ static bb_status sequence_timeline(struct bb__sp_anim *am, int slot, int disp, j
 	return st;
 }
 
+/* One timeline of display disp: "deform" (3.8: every attachment's keys)
+ * or "sequence"; a display that cannot take it ignores it, as the
+ * runtime does. */
+static bb_status one_attachment_timeline(struct bb__sp_anim *am, int slot, int disp,
+                                         const char *kind, json_t *list)
+{
+	const bb_display *d = &am->sp->a->displays[disp];
+
+	if (strcmp(kind, "deform") == 0)
+		return d->kind == BB_DISPLAY_MESH || d->kind == BB_DISPLAY_CLIP ||
+		       d->kind == BB_DISPLAY_PATH ? deform_timeline(am, slot, disp, list)
+		                                  : BB_OK;
+	if (strcmp(kind, "sequence") == 0)
+		return d->seq_count > 0 ? sequence_timeline(am, slot, disp, list) : BB_OK;
+	return bb__jfail(&am->sp->j, NULL, "unknown attachment timeline");
+}
+
 /* attachments (4.x) {skin: {slot: {attachment: {deform|sequence: keys}}}};
  * deform (3.8) {skin: {slot: {attachment: keys}}}. */
 bb_status bb__sp_attachment_timelines(struct bb__sp_anim *am, json_t *map, int v3)
 {
 	bb__sp *sp = am->sp;
-	const char *skin_name, *slot_name, *att_name, *kind;
+	bb__jiter skins, slots, atts, kinds;
 	json_t *skin_map, *slot_map, *att_map, *list;
+	bb_status s;
 
-	if (!json_is_object(map))
-		return bb__jfail(&sp->j, NULL, "expected an object, found %s",
-		                 bb__json_type_name(map));
-	json_object_foreach(map, skin_name, skin_map) {
-		size_t m1 = bb__jpath_key(&sp->j.path, skin_name);
+	if ((s = bb__jeach_member(&sp->j, map, NULL, 0, &skins)) != BB_OK)
+		return s;
+	while (bb__jnext(&skins, &skin_map)) {
 		int skin;
 
 		for (skin = 0; skin < sp->a->nskins &&
-		     strcmp(sp->a->skins[skin].name, skin_name) != 0; skin++)
+		     strcmp(sp->a->skins[skin].name, skins.key) != 0; skin++)
 			;
 		if (skin == sp->a->nskins)
-			return bb__jfail(&sp->j, NULL, "unknown skin \"%s\"", skin_name);
-		if (!json_is_object(skin_map))
-			return bb__jfail(&sp->j, NULL, "expected an object, found %s",
-			                 bb__json_type_name(skin_map));
-		json_object_foreach(skin_map, slot_name, slot_map) {
-			size_t m2 = bb__jpath_key(&sp->j.path, slot_name);
-			int slot = bb__sp_slot(sp, slot_name);
+			return bb__jfail(&sp->j, NULL, "unknown skin \"%s\"", skins.key);
+		if ((s = bb__jeach_member(&sp->j, skin_map, NULL, 0, &slots)) != BB_OK)
+			return s;
+		while (bb__jnext(&slots, &slot_map)) {
+			int slot = bb__sp_slot(sp, slots.key);
 
 			if (slot < 0)
-				return bb__jfail(&sp->j, NULL, "unknown slot \"%s\"", slot_name);
-			if (!json_is_object(slot_map))
-				return bb__jfail(&sp->j, NULL, "expected an object, found %s",
-				                 bb__json_type_name(slot_map));
-			json_object_foreach(slot_map, att_name, att_map) {
-				size_t m3 = bb__jpath_key(&sp->j.path, att_name);
-				int j = bb__sp_name_index(sp, slot, att_name), disp;
-				const bb_display *d;
-				bb_status s = BB_OK;
+				return bb__jfail(&sp->j, NULL, "unknown slot \"%s\"", slots.key);
+			if ((s = bb__jeach_member(&sp->j, slot_map, NULL, 0, &atts)) != BB_OK)
+				return s;
+			while (bb__jnext(&atts, &att_map)) {
+				int j = bb__sp_name_index(sp, slot, atts.key), disp;
 
 				if (j < 0 || sp->a->displays[sp->a->skins[skin].first[slot] + j].inherited)
 					return bb__jfail(&sp->j, NULL, "skin \"%s\" has no attachment "
-					                 "\"%s\" in slot \"%s\"", skin_name, att_name,
-					                 slot_name);
+					                 "\"%s\" in slot \"%s\"", skins.key, atts.key,
+					                 slots.key);
 				disp = sp->a->skins[skin].first[slot] + j;
-				d = &sp->a->displays[disp];
 				if (v3) {
-					if (d->kind == BB_DISPLAY_MESH || d->kind == BB_DISPLAY_CLIP ||
-					    d->kind == BB_DISPLAY_PATH)
-						s = deform_timeline(am, slot, disp, att_map);
-				} else {
-					if (!json_is_object(att_map))
-						return bb__jfail(&sp->j, NULL, "expected an object, found %s",
-						                 bb__json_type_name(att_map));
-					json_object_foreach(att_map, kind, list) {
-						size_t m4 = bb__jpath_key(&sp->j.path, kind);
-
-						if (strcmp(kind, "deform") == 0) {
-							if (d->kind == BB_DISPLAY_MESH || d->kind == BB_DISPLAY_CLIP ||
-							    d->kind == BB_DISPLAY_PATH)
-								s = deform_timeline(am, slot, disp, list);
-						} else if (strcmp(kind, "sequence") == 0) {
-							if (d->seq_count > 0)
-								s = sequence_timeline(am, slot, disp, list);
-						} else {
-							return bb__jfail(&sp->j, NULL, "unknown attachment timeline");
-						}
-						if (s != BB_OK)
-							return s;
-						bb__jpath_pop(&sp->j.path, m4);
-					}
+					if ((s = one_attachment_timeline(am, slot, disp, "deform",
+					                                 att_map)) != BB_OK)
+						return s;
+					continue;
 				}
-				if (s != BB_OK)
+				if ((s = bb__jeach_member(&sp->j, att_map, NULL, 0, &kinds)) != BB_OK)
 					return s;
-				bb__jpath_pop(&sp->j.path, m3);
+				while (bb__jnext(&kinds, &list))
+					if ((s = one_attachment_timeline(am, slot, disp, kinds.key,
+					                                 list)) != BB_OK)
+						return s;
 			}
-			bb__jpath_pop(&sp->j.path, m2);
 		}
-		bb__jpath_pop(&sp->j.path, m1);
 	}
 	return BB_OK;
 }
@@ -241,20 +225,20 @@ bb_status bb__sp_draw_order(struct bb__sp_anim *am, json_t *list)
 		goto done;
 	}
 	for (i = 0; i < k.n; i++) {
-		size_t mark = bb__jpath_index(&sp->j.path, (size_t)i), o;
-		json_t *offs, *e;
-		int orig = 0, un = 0;
+		size_t mark = bb__jpath_index(&sp->j.path, (size_t)i);
+		bb__jiter it;
+		json_t *e;
+		int orig = 0, un = 0, offs;
 
-		if ((st = bb__jarray(&sp->j, k.map[i], "offsets", 0, &offs)) != BB_OK)
+		if ((st = bb__jeach(&sp->j, k.map[i], "offsets", 0, &it)) != BB_OK)
 			goto done;
+		offs = it.v != NULL;       /* absent: the setup order */
 		for (j = 0; j < ns; j++)
 			order[j] = offs ? -1 : j;
-		bb__jpath_key(&sp->j.path, "offsets");
-		json_array_foreach(offs, o, e) {
+		while (bb__jnext(&it, &e)) {
 			const char *slot_name;
 			double off;
 			int slot, at;
-			size_t m3 = bb__jpath_index(&sp->j.path, o);
 
 			if ((st = bb__jexpect_object(&sp->j, e)) != BB_OK ||
 			    (st = bb__jstr(&sp->j, e, "slot", 1, &slot_name)) != BB_OK ||
@@ -274,14 +258,13 @@ bb_status bb__sp_draw_order(struct bb__sp_anim *am, json_t *list)
 				goto done;
 			}
 			order[at] = orig++;
-			bb__jpath_pop(&sp->j.path, m3);
 		}
 		while (offs && orig < ns)
 			unchanged[un++] = orig++;
 		for (j = ns - 1; offs && j >= 0; j--)
 			if (order[j] == -1) {
 				if (un <= 0) {
-					st = bb__jfail(&sp->j, NULL, "the offsets leave a gap");
+					st = bb__jfail(&sp->j, "offsets", "the offsets leave a gap");
 					goto done;
 				}
 				order[j] = unchanged[--un];
@@ -321,40 +304,57 @@ static int event_cmp(const void *x, const void *y)
 	return a->time < b->time ? -1 : a->time > b->time;
 }
 
-/* An event's payload as text: the fields that are set, key's over the
- * event's defaults. */
-static char *event_data(json_t *key, json_t *def)
+/* An event's payload as text into *out (NULL: none; NULL too without
+ * memory): the fields that are set, the key's (a null one too, as the
+ * runtime's getValue takes it) over the event's defaults. */
+static bb_status event_data(bb__sp *sp, json_t *key, json_t *def, char **out)
 {
 	static const char *const fields[] = { "int", "float", "string", "audio" };
 	char buf[512];
 	size_t n = 0;
 	int i;
+	bb_status s;
 
 	buf[0] = '\0';
+	*out = NULL;
 	for (i = 0; i < 4; i++) {
-		json_t *v = json_object_get(key, fields[i]);
+		json_t *v = bb__jhas_member(key, fields[i]) ? bb__jget(key, fields[i])
+		                                            : bb__jget(def, fields[i]);
+		const char *str;
+		double x;
 
-		if (!v && def)
-			v = json_object_get(def, fields[i]);
-		if (!v || (json_is_string(v) && !json_string_value(v)[0]) ||
-		    (json_is_number(v) && json_number_value(v) == 0))
-			continue;
-		if (json_is_string(v))
-			n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s=%.200s", n ? " " : "",
-			                      fields[i], json_string_value(v));
-		else if (json_is_number(v))
-			n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s=%g", n ? " " : "",
-			                      fields[i], json_number_value(v));
+		switch (bb__jkind_of(v, NULL)) {
+		case BB_JK_STRING:
+			if ((s = bb__jstr(&sp->j, v, NULL, 1, &str)) != BB_OK)
+				return s;
+			if (str[0])
+				n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s=%.200s",
+				                      n ? " " : "", fields[i], str);
+			break;
+		case BB_JK_NUMBER:
+			if ((s = bb__jnum(&sp->j, v, NULL, 0, &x)) != BB_OK)
+				return s;
+			if (x != 0)
+				n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s=%g",
+				                      n ? " " : "", fields[i], x);
+			break;
+		case BB_JK_ABSENT:
+		case BB_JK_BOOL:
+		case BB_JK_ARRAY:
+		case BB_JK_OBJECT:
+			break;
+		}
 		if (n >= sizeof buf)
 			n = sizeof buf - 1;
 	}
-	return n ? bb__strdup(buf) : NULL;
+	*out = n ? bb__strdup(buf) : NULL;
+	return BB_OK;
 }
 
 bb_status bb__sp_events(struct bb__sp_anim *am, json_t *list)
 {
 	bb__sp *sp = am->sp;
-	json_t *defs = json_object_get(sp->root, "events");
+	json_t *defs = bb__jget(sp->root, "events");
 	bb_anim *an = am->an;
 	struct bb__sp_keys k;
 	int i;
@@ -369,7 +369,7 @@ bb_status bb__sp_events(struct bb__sp_anim *am, json_t *list)
 
 		if ((st = bb__jstr(&sp->j, k.map[i], "name", 1, &name)) != BB_OK)
 			goto done;
-		if (!json_is_object(defs) || !json_object_get(defs, name)) {
+		if (!bb__jhas_member(defs, name)) {
 			st = bb__jfail(&sp->j, "name", "unknown event \"%s\"", name);
 			goto done;
 		}
@@ -383,7 +383,8 @@ bb_status bb__sp_events(struct bb__sp_anim *am, json_t *list)
 		e->time = bb__sp_f32(k.time[i]);
 		e->kind = BB_EVENT_EVENT;
 		e->name = bb__strdup(name);
-		e->data = event_data(k.map[i], json_object_get(defs, name));
+		if ((st = event_data(sp, k.map[i], bb__jget(defs, name), &e->data)) != BB_OK)
+			goto done;
 		if (!e->name) {
 			st = nomem(sp);
 			goto done;

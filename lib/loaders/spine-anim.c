@@ -497,48 +497,29 @@ static bb_status path_timeline(struct bb__sp_anim *am, int c, const char *kind,
 	return s;
 }
 
-/* Whether a physics constraint takes a global ("" named) timeline. */
-static int physics_global(const bb__sp *sp, int con, const char *kind)
-{
-	json_t *list = json_object_get(sp->root, "physics"), *jc;
-	char key[64];
-	size_t i;
-
-	snprintf(key, sizeof key, "%sGlobal", kind);
-	json_array_foreach(list, i, jc)
-		if (json_is_string(json_object_get(jc, "name")) &&
-		    strcmp(json_string_value(json_object_get(jc, "name")),
-		           sp->a->cons[con].name) == 0)
-			return json_is_true(json_object_get(jc, key));
-	return 0;
-}
-
 /* A physics timeline of constraint c (-1: of every one taking the global
  * timeline, or for reset one timeline for all). */
 static bb_status physics_timeline(struct bb__sp_anim *am, int c, const char *kind,
                                   json_t *list)
 {
-	static const char *const kinds[] = {
-		"inertia", "strength", "damping", "mass", "wind", "gravity", "mix"
-	};
 	bb__sp *sp = am->sp;
 	struct bb__sp_names2 nm = { "value", NULL, 0, 0, 0 };
 	struct bb__sp_keys k;
 	bb_status s;
 	int i, p;
 
-	for (p = 0; p < 7 && strcmp(kinds[p], kind) != 0; p++)
+	for (p = 0; p < BB_SP_NPHYS && strcmp(bb__sp_physics_props[p], kind) != 0; p++)
 		;
-	if (p == 7 && strcmp(kind, "reset") != 0)
+	if (p == BB_SP_NPHYS && strcmp(kind, "reset") != 0)
 		return BB_OK;      /* the runtime skips unknown ones */
-	s = bb__sp_read_keys(am, list, 1, p == 7 ? NULL : bb__sp_read_pair, &nm, &k);
+	s = bb__sp_read_keys(am, list, 1, p == BB_SP_NPHYS ? NULL : bb__sp_read_pair, &nm, &k);
 	for (i = 0; s == BB_OK && i < sp->a->ncons; i++) {
 		struct bb__sp_spec sc;
 
 		if (sp->a->cons[i].kind != BB_CON_PHYSICS || (c >= 0 && i != c) ||
-		    (c < 0 && p < 7 && !physics_global(sp, i, kind)))
+		    (c < 0 && p < BB_SP_NPHYS && !(sp->phys_global[i] & (1u << p))))
 			continue;
-		if (p == 7) {
+		if (p == BB_SP_NPHYS) {
 			bb__sp_spec_init(&sc, BB_TL_PHYSICS_RESET, c, 1);
 			sc.stepped = 1;
 			sc.prepend = 0;
@@ -565,23 +546,22 @@ static bb_status read_animation(struct bb__sp_anim *am, json_t *map)
 		"draworder", "events"
 	};
 	const char *const *known = sp->v3 ? known3 : known4;
-	const char *key;
+	bb__jiter it;
 	json_t *v;
 	int i;
 	bb_status s;
 
-	if (!json_is_object(map))
-		return bb__jfail(&sp->j, NULL, "expected an object, found %s",
-		                 bb__json_type_name(map));
+	if ((s = bb__jexpect_object(&sp->j, map)) != BB_OK)
+		return s;
 	/* in the runtime's order: slots, bones, constraints, attachments,
 	 * draw order, events */
 	for (i = 0; i < 9; i++) {
 		size_t mark;
 
-		if (!(v = json_object_get(map, known[i])))
+		if (!(v = bb__jget(map, known[i])))
 			continue;
 		mark = bb__jpath_key(&sp->j.path, known[i]);
-		if (i >= 2 && i <= 5 && !json_is_object(v) && !(sp->v3 && i == 5))
+		if (i >= 2 && i <= 5 && bb__jkind_of(v, NULL) != BB_JK_OBJECT && !(sp->v3 && i == 5))
 			return bb__jfail(&sp->j, NULL, "expected an object, found %s",
 			                 bb__json_type_name(v));
 		switch (i) {
@@ -604,51 +584,48 @@ static bb_status read_animation(struct bb__sp_anim *am, json_t *map)
 			return s;
 		bb__jpath_pop(&sp->j.path, mark);
 	}
-	json_object_foreach(map, key, v) {
-		for (i = 0; i < 9 && strcmp(key, known[i]) != 0; i++)
+	if ((s = bb__jeach_member(&sp->j, map, NULL, 0, &it)) != BB_OK)
+		return s;
+	while (bb__jnext(&it, &v)) {
+		for (i = 0; i < 9 && strcmp(it.key, known[i]) != 0; i++)
 			;
 		if (i == 9)
-			return bb__jfail(&sp->j, key, "unknown animation part");
+			return bb__jfail(&sp->j, NULL, "unknown animation part");
 	}
 	return BB_OK;
 }
 
 bb_status bb__sp_read_animations(bb__sp *sp)
 {
-	json_t *anims, *map;
-	const char *name;
+	bb__jiter it;
+	json_t *map;
 	bb_armature *a = sp->a;
-	size_t n, i = 0;
+	size_t n;
 	bb_status s;
 
-	if ((s = bb__jobject(&sp->j, sp->root, "animations", 0, &anims)) != BB_OK)
+	if ((s = bb__jeach_member(&sp->j, sp->root, "animations", 0, &it)) != BB_OK)
 		return s;
-	n = anims ? json_object_size(anims) : 0;
+	n = it.n;
 	if (n > 10000)
-		return bb_error_set(sp->j.err, BB_ERR_LIMIT, sp->j.file, "animations",
-		                    "%zu animations exceed the limit of 10000", n);
+		return bb__jlimit(&sp->j, NULL, "%zu animations exceed the limit of 10000", n);
 	if (!(a->anims = bb__calloc(n ? n : 1, sizeof *a->anims)))
 		return nomem(sp);
 	a->default_anim = n ? 0 : -1;
-	bb__jpath_key(&sp->j.path, "animations");
-	json_object_foreach(anims, name, map) {
+	while (bb__jnext(&it, &map)) {
 		struct bb__sp_anim am;
-		size_t mark = bb__jpath_key(&sp->j.path, name);
-		bb_anim *an = &a->anims[i++];
+		bb_anim *an = &a->anims[it.index];
 
-		a->nanims = (int)i;
+		a->nanims = (int)it.index + 1;
 		memset(&am, 0, sizeof am);
 		am.sp = sp;
 		am.an = an;
 		an->loop = 1;
 		an->exact_keys = 1;
-		if (!(an->name = bb__strdup(name)))
+		if (!(an->name = bb__strdup(it.key)))
 			return nomem(sp);
 		if ((s = read_animation(&am, map)) != BB_OK)
 			return s;
 		an->duration = am.duration;
-		bb__jpath_pop(&sp->j.path, mark);
 	}
-	bb__jpath_pop(&sp->j.path, 0);
 	return BB_OK;
 }

@@ -25,74 +25,90 @@ static bb_status nomem(bb__sp *sp)
 
 /* Spine's vertices: nverts (x, y) pairs, or per vertex a bone count and
  * that many (bone, x, y, weight).  Weighted when the array is not exactly
- * 2 * nverts long. */
+ * 2 * nverts long.  Every value is checked (a number under 1e9) before
+ * the array is interpreted. */
 bb_status bb__sp_read_vertices(bb__sp *sp, json_t *map, int nverts, bb_display *d)
 {
 	json_t *jv;
+	double *val = NULL;
 	size_t len, i, w = 0;
 	int v, k, total = 0;
 	bb_status s;
 
 	if ((s = bb__jarray(&sp->j, map, "vertices", 1, &jv)) != BB_OK)
 		return s;
-	len = json_array_size(jv);
-	bb__jpath_key(&sp->j.path, "vertices");
-	for (i = 0; i < len; i++)
-		if (!json_is_number(json_array_get(jv, i)) ||
-		    !(fabs(json_number_value(json_array_get(jv, i))) < 1e9))
-			return bb__sp_fail_at(sp, NULL, i, "expected a number, found %s",
-			                 bb__json_type_name(json_array_get(jv, i)));
+	len = bb__jsize(jv);
+	if (!(val = bb__calloc(len + 1, sizeof *val)))
+		return nomem(sp);
+	for (i = 0; i < len; i++) {
+		if ((s = bb__jnum_at(&sp->j, map, "vertices", i, &val[i])) != BB_OK)
+			goto done;
+		if (!(fabs(val[i]) < 1e9)) {
+			s = bb__sp_fail_at(sp, "vertices", i, "%g is too large", val[i]);
+			goto done;
+		}
+	}
 	d->u.mesh.nverts = nverts;
 	if (len == (size_t)nverts * 2) {
-		if (!(d->u.mesh.verts = bb__calloc((size_t)nverts, sizeof *d->u.mesh.verts)))
-			return nomem(sp);
-		for (v = 0; v < nverts; v++) {
-			d->u.mesh.verts[v].x = bb__sp_f32(json_number_value(json_array_get(jv, 2 * v)));
-			d->u.mesh.verts[v].y = bb__sp_f32(json_number_value(json_array_get(jv, 2 * v + 1)));
+		if (!(d->u.mesh.verts = bb__calloc((size_t)nverts, sizeof *d->u.mesh.verts))) {
+			s = nomem(sp);
+			goto done;
 		}
-		bb__jpath_pop(&sp->j.path, sp->j.path.len - 9);
-		return BB_OK;
+		for (v = 0; v < nverts; v++) {
+			d->u.mesh.verts[v].x = bb__sp_f32(val[2 * v]);
+			d->u.mesh.verts[v].y = bb__sp_f32(val[2 * v + 1]);
+		}
+		goto done;
 	}
 	/* weighted: count the influences first */
 	for (i = 0, v = 0; i < len; v++) {
-		double n = json_number_value(json_array_get(jv, i));
+		double n = val[i];
 
 		if (v >= nverts || n < 1 || n > sp->a->nbones || n != floor(n) ||
-		    i + 1 + 4 * (size_t)n > len)
-			return bb__sp_fail_at(sp, NULL, i, "%s",
-			                 v >= nverts ? "more vertices than expected" :
-			                 "bad bone count (the array holds neither 2 numbers per "
-			                 "vertex nor weights)");
+		    i + 1 + 4 * (size_t)n > len) {
+			s = bb__sp_fail_at(sp, "vertices", i, "%s",
+			                   v >= nverts ? "more vertices than expected" :
+			                   "bad bone count (the array holds neither 2 numbers per "
+			                   "vertex nor weights)");
+			goto done;
+		}
 		total += (int)n;
 		i += 1 + 4 * (size_t)n;
 	}
-	if (v != nverts)
-		return bb__jfail(&sp->j, NULL, "%d vertices, expected %d", v, nverts);
+	if (v != nverts) {
+		s = bb__jfail(&sp->j, "vertices", "%d vertices, expected %d", v, nverts);
+		goto done;
+	}
 	d->u.mesh.wcount = bb__calloc((size_t)nverts, sizeof *d->u.mesh.wcount);
 	d->u.mesh.wbone = bb__calloc((size_t)total, sizeof *d->u.mesh.wbone);
 	d->u.mesh.wweight = bb__calloc((size_t)total, sizeof *d->u.mesh.wweight);
 	d->u.mesh.wpos = bb__calloc((size_t)total, sizeof *d->u.mesh.wpos);
-	if (!d->u.mesh.wcount || !d->u.mesh.wbone || !d->u.mesh.wweight || !d->u.mesh.wpos)
-		return nomem(sp);
+	if (!d->u.mesh.wcount || !d->u.mesh.wbone || !d->u.mesh.wweight || !d->u.mesh.wpos) {
+		s = nomem(sp);
+		goto done;
+	}
 	d->u.mesh.ninfluences = total;
 	for (i = 0, v = 0; v < nverts; v++) {
-		int n = (int)json_number_value(json_array_get(jv, i++));
+		int n = (int)val[i++];
 
 		d->u.mesh.wcount[v] = n;
 		for (k = 0; k < n; k++, w++, i += 4) {
-			double b = json_number_value(json_array_get(jv, i));
+			double b = val[i];
 
-			if (b < 0 || b >= sp->a->nbones || b != floor(b))
-				return bb__sp_fail_at(sp, NULL, i, "bone index %g out of range "
-				                 "(%d bones)", b, sp->a->nbones);
+			if (b < 0 || b >= sp->a->nbones || b != floor(b)) {
+				s = bb__sp_fail_at(sp, "vertices", i, "bone index %g out of range "
+				                   "(%d bones)", b, sp->a->nbones);
+				goto done;
+			}
 			d->u.mesh.wbone[w] = (int)b;
-			d->u.mesh.wpos[w].x = bb__sp_f32(json_number_value(json_array_get(jv, i + 1)));
-			d->u.mesh.wpos[w].y = bb__sp_f32(json_number_value(json_array_get(jv, i + 2)));
-			d->u.mesh.wweight[w] = bb__sp_f32(json_number_value(json_array_get(jv, i + 3)));
+			d->u.mesh.wpos[w].x = bb__sp_f32(val[i + 1]);
+			d->u.mesh.wpos[w].y = bb__sp_f32(val[i + 2]);
+			d->u.mesh.wweight[w] = bb__sp_f32(val[i + 3]);
 		}
 	}
-	bb__jpath_pop(&sp->j.path, sp->j.path.len - 9);
-	return BB_OK;
+done:
+	free(val);
+	return s;
 }
 
 bb_status bb__sp_vertex_count(bb__sp *sp, json_t *map, int *n)
@@ -314,50 +330,43 @@ int bb__sp_copy_display(bb_display *dst, const bb_display *src)
 bb_status bb__sp_read_mesh(bb__sp *sp, json_t *map, float **ruv, int *nruv, bb_display *d)
 {
 	json_t *juv, *jtri;
-	size_t n, i;
+	size_t n, nt, i;
+	double x;
 	bb_status s;
 
 	if ((s = bb__jarray(&sp->j, map, "uvs", 1, &juv)) != BB_OK ||
 	    (s = bb__jarray(&sp->j, map, "triangles", 1, &jtri)) != BB_OK)
 		return s;
-	n = json_array_size(juv);
+	n = bb__jsize(juv);
+	nt = bb__jsize(jtri);
 	if (n % 2 || n / 2 > MAX_VERTS)
 		return bb__jfail(&sp->j, "uvs", "%zu values is not 2 per vertex", n);
-	if (json_array_size(jtri) % 3 || json_array_size(jtri) > 3 * (size_t)MAX_VERTS)
-		return bb__jfail(&sp->j, "triangles", "%zu indices is not 3 per triangle",
-		                 json_array_size(jtri));
+	if (nt % 3 || nt > 3 * (size_t)MAX_VERTS)
+		return bb__jfail(&sp->j, "triangles", "%zu indices is not 3 per triangle", nt);
 	d->kind = BB_DISPLAY_MESH;
 	d->local = bb_affine_identity();
 	if ((s = bb__sp_read_vertices(sp, map, (int)(n / 2), d)) != BB_OK)
 		return s;
-	d->u.mesh.nindices = (int)json_array_size(jtri);
+	d->u.mesh.nindices = (int)nt;
 	*ruv = bb__calloc(n ? n : 1, sizeof **ruv);
 	d->u.mesh.uvs = bb__calloc(n / 2 + 1, sizeof *d->u.mesh.uvs);
-	d->u.mesh.indices = bb__calloc(json_array_size(jtri) + 1, sizeof *d->u.mesh.indices);
+	d->u.mesh.indices = bb__calloc(nt + 1, sizeof *d->u.mesh.indices);
 	if (!*ruv || !d->u.mesh.uvs || !d->u.mesh.indices)
 		return nomem(sp);
 	*nruv = (int)n;
-	bb__jpath_key(&sp->j.path, "uvs");
 	for (i = 0; i < n; i++) {
-		json_t *v = json_array_get(juv, i);
-
-		if (!json_is_number(v))
-			return bb__sp_fail_at(sp, NULL, i, "expected a number, found %s",
-			                 bb__json_type_name(v));
-		(*ruv)[i] = (float)json_number_value(v);
+		if ((s = bb__jnum_at(&sp->j, map, "uvs", i, &x)) != BB_OK)
+			return s;
+		(*ruv)[i] = (float)x;
 	}
-	bb__jpath_pop(&sp->j.path, sp->j.path.len - 4);
-	bb__jpath_key(&sp->j.path, "triangles");
-	for (i = 0; i < json_array_size(jtri); i++) {
-		json_t *v = json_array_get(jtri, i);
-		double x = json_is_number(v) ? json_number_value(v) : -1;
-
+	for (i = 0; i < nt; i++) {
+		if ((s = bb__jnum_at(&sp->j, map, "triangles", i, &x)) != BB_OK)
+			return s;
 		if (x < 0 || x >= (double)(n / 2) || x != floor(x))
-			return bb__sp_fail_at(sp, NULL, i, "vertex index %g out of range "
-			                 "(%zu vertices)", x, n / 2);
+			return bb__sp_fail_at(sp, "triangles", i, "vertex index %g out of range "
+			                      "(%zu vertices)", x, n / 2);
 		d->u.mesh.indices[i] = (int)x;
 	}
-	bb__jpath_pop(&sp->j.path, sp->j.path.len - 10);
 	return BB_OK;
 }
 
@@ -379,6 +388,7 @@ bb_status bb__sp_read_clip_or_path(bb__sp *sp, json_t *map, int path, bb_display
 {
 	json_t *jl;
 	size_t i;
+	double len;
 	int n;
 	bb_status s;
 
@@ -408,16 +418,12 @@ bb_status bb__sp_read_clip_or_path(bb__sp *sp, json_t *map, int path, bb_display
 	d->u.mesh.nlengths = n / 3;
 	if (!(d->u.mesh.lengths = bb__calloc((size_t)n / 3 + 1, sizeof *d->u.mesh.lengths)))
 		return nomem(sp);
-	bb__jpath_key(&sp->j.path, "lengths");
-	for (i = 0; i < json_array_size(jl) && i < (size_t)n / 3; i++) {
-		json_t *v = json_array_get(jl, i);
-
-		if (!json_is_number(v))
-			return bb__sp_fail_at(sp, NULL, i, "expected a number, found %s",
-			                 bb__json_type_name(v));
-		d->u.mesh.lengths[i] = json_number_value(v);
+	/* the runtime reads vertexCount / 3 of them */
+	for (i = 0; i < bb__jsize(jl) && i < (size_t)n / 3; i++) {
+		if ((s = bb__jnum_at(&sp->j, map, "lengths", i, &len)) != BB_OK)
+			return s;
+		d->u.mesh.lengths[i] = len;
 	}
-	bb__jpath_pop(&sp->j.path, sp->j.path.len - 8);
 	return BB_OK;
 }
 

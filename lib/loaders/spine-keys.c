@@ -29,18 +29,47 @@ void bb__sp_free_keys(struct bb__sp_keys *k)
 }
 
 
+/* A key's curve: absent, "stepped", or handles (an array; 3.8 also a
+ * number). */
+static bb_status read_curve(bb__sp *sp, json_t *key, unsigned char *out)
+{
+	bb__jkind kind = bb__jkind_of(key, "curve");
+	const char *name;
+	bb_status s;
+
+	*out = BB_SP_LINEAR;
+	if (kind == BB_JK_ABSENT)
+		return BB_OK;
+	if (kind == BB_JK_STRING) {
+		if ((s = bb__jstr(&sp->j, key, "curve", 1, &name)) != BB_OK)
+			return s;
+		if (strcmp(name, "stepped") == 0) {
+			*out = BB_SP_STEPPED;
+			return BB_OK;
+		}
+	}
+	if (kind == BB_JK_ARRAY || (sp->v3 && kind == BB_JK_NUMBER)) {
+		*out = BB_SP_BEZIER;
+		return BB_OK;
+	}
+	return bb__jfail(&sp->j, "curve", "expected \"stepped\" or %s, found %s",
+	                 sp->v3 ? "a number" : "an array", bb__jkind_name(kind));
+}
+
 bb_status bb__sp_read_keys(struct bb__sp_anim *am, json_t *list, int nv, bb__sp_read_fn fn,
                            void *user, struct bb__sp_keys *k)
 {
 	bb__sp *sp = am->sp;
+	bb__jiter it;
+	json_t *key;
 	size_t i, n;
 	bb_status s;
 
 	memset(k, 0, sizeof *k);
-	if (!json_is_array(list))
+	if (bb__jkind_of(list, NULL) != BB_JK_ARRAY)
 		return bb__jfail(&sp->j, NULL, "expected an array of keys, found %s",
 		                 bb__json_type_name(list));
-	n = json_array_size(list);
+	n = bb__jsize(list);
 	if ((long)n > (long)sp->ctx->opts->max_keys - am->keys)
 		return bb_error_set(sp->j.err, BB_ERR_LIMIT, sp->j.file, sp->j.path.buf,
 		                    "more than %d keys in the animation",
@@ -53,32 +82,23 @@ bb_status bb__sp_read_keys(struct bb__sp_anim *am, json_t *list, int nv, bb__sp_
 	k->map = bb__calloc(n + 1, sizeof *k->map);
 	if (!k->time || !k->val || !k->curve || !k->map)
 		return nomem(sp);
-	for (i = 0; i < n; i++) {
-		size_t mark = bb__jpath_index(&sp->j.path, i);
-		json_t *key = json_array_get(list, i), *c;
-
+	if ((s = bb__jeach(&sp->j, list, NULL, 0, &it)) != BB_OK)
+		return s;
+	while (bb__jnext(&it, &key)) {
+		i = it.index;
 		if ((s = bb__jexpect_object(&sp->j, key)) != BB_OK ||
 		    (s = bb__jnum_range(&sp->j, key, "time", 0, 0, 1e6, &k->time[i])) != BB_OK)
 			return s;
 		if (i && bb__sp_f32(k->time[i]) < bb__sp_f32(k->time[i - 1]))
 			return bb__jfail(&sp->j, "time", "%g is before the previous key's %g",
 			                 k->time[i], k->time[i - 1]);
-		if (fn && (s = fn(sp, key, k->val + i * (size_t)nv, user)) != BB_OK)
+		if ((fn && (s = fn(sp, key, k->val + i * (size_t)nv, user)) != BB_OK) ||
+		    (s = read_curve(sp, key, &k->curve[i])) != BB_OK)
 			return s;
-		c = json_object_get(key, "curve");
-		if (c && !json_is_null(c)) {
-			if (!(json_is_string(c) && strcmp(json_string_value(c), "stepped") == 0) &&
-			    !json_is_array(c) && !(sp->v3 && json_is_number(c)))
-				return bb__jfail(&sp->j, "curve", "expected \"stepped\" or %s, found %s",
-				                 sp->v3 ? "a number" : "an array",
-				                 bb__json_type_name(c));
-			k->curve[i] = c;
-		}
 		k->map[i] = key;
 		k->n = (int)i + 1;
 		if (bb__sp_f32(k->time[i]) > am->duration)
 			am->duration = bb__sp_f32(k->time[i]);
-		bb__jpath_pop(&sp->j.path, mark);
 	}
 	return BB_OK;
 }
@@ -133,32 +153,27 @@ int bb__sp_add_table(struct bb__sp_anim *am, int n)
 }
 
 /* 4 numbers per value of a 4.x curve array, checked. */
-bb_status bb__sp_curve_nums(bb__sp *sp, json_t *c, int vi, double *h)
+bb_status bb__sp_curve_nums(bb__sp *sp, json_t *key, int vi, double *h)
 {
 	int k;
+	bb_status s;
 
-	for (k = 0; k < 4; k++) {
-		json_t *v = json_array_get(c, (size_t)(4 * vi + k));
-
-		if (!json_is_number(v))
-			return bb__sp_fail_at(sp, "curve", (size_t)(4 * vi + k),
-			                      "expected a number, found %s",
-			                      v ? bb__json_type_name(v) : "nothing");
-		h[k] = json_number_value(v);
-	}
+	for (k = 0; k < 4; k++)
+		if ((s = bb__jnum_at(&sp->j, key, "curve", (size_t)(4 * vi + k), &h[k])) != BB_OK)
+			return s;
 	return BB_OK;
 }
 
 /* 3.8's handles: `curve` cx1 with c2 (cy1), c3 (cx2), c4 (cy2); 3.7's
  * array of 4. */
-bb_status bb__sp_curve38(bb__sp *sp, json_t *key, json_t *c, double *h)
+bb_status bb__sp_curve38(bb__sp *sp, json_t *key, double *h)
 {
 	bb_status s;
 
-	if (json_is_array(c))
-		return bb__sp_curve_nums(sp, c, 0, h);
-	h[0] = json_number_value(c);
-	if ((s = bb__jnum(&sp->j, key, "c2", 0, &h[1])) != BB_OK ||
+	if (bb__jkind_of(key, "curve") == BB_JK_ARRAY)
+		return bb__sp_curve_nums(sp, key, 0, h);
+	if ((s = bb__jnum(&sp->j, key, "curve", 0, &h[0])) != BB_OK ||
+	    (s = bb__jnum(&sp->j, key, "c2", 0, &h[1])) != BB_OK ||
 	    (s = bb__jnum(&sp->j, key, "c3", 1, &h[2])) != BB_OK ||
 	    (s = bb__jnum(&sp->j, key, "c4", 1, &h[3])) != BB_OK)
 		return s;
@@ -194,6 +209,7 @@ bb_status bb__sp_percent_curve(struct bb__sp_anim *am, const struct bb__sp_keys 
 	bb__sp *sp = am->sp;
 	double h[4], t0 = bb__sp_f32(k->time[i]), t1 = bb__sp_f32(k->time[i + 1]);
 	int off = bb__sp_add_table(am, 18), q;
+	size_t mark = bb__jpath_index(&sp->j.path, (size_t)i);
 	float *pts;
 	bb_status s;
 
@@ -202,16 +218,17 @@ bb_status bb__sp_percent_curve(struct bb__sp_anim *am, const struct bb__sp_keys 
 	pts = am->an->tables + off;
 	if (sp->v3) {
 		/* 3.8: normalised in time and value; times into seconds */
-		if ((s = bb__sp_curve38(sp, k->map[i], k->curve[i], h)) != BB_OK)
+		if ((s = bb__sp_curve38(sp, k->map[i], h)) != BB_OK)
 			return s;
 		bb__sp_bezier9(0, 0, h[0], h[1], h[2], h[3], 1, 1, 0, pts);
 		for (q = 0; q < 9; q++)
 			pts[2 * q] = (float)(t0 + pts[2 * q] * (t1 - t0));
 	} else {
-		if ((s = bb__sp_curve_nums(sp, k->curve[i], 0, h)) != BB_OK)
+		if ((s = bb__sp_curve_nums(sp, k->map[i], 0, h)) != BB_OK)
 			return s;
 		bb__sp_bezier9(k->time[i], 0, h[0], h[1], h[2], h[3], k->time[i + 1], 1, 1, pts);
 	}
+	bb__jpath_pop(&sp->j.path, mark);
 	ip->kind = BB_INTERP_BEZIER_PERCENT;
 	ip->table = off;
 	ip->ntable = 18;
@@ -223,11 +240,13 @@ bb_status bb__sp_percent_curve(struct bb__sp_anim *am, const struct bb__sp_keys 
 static bb_status value_curves(struct bb__sp_anim *am, const struct bb__sp_keys *k,
                               const struct bb__sp_spec *spec, int i, bb_interp *ip)
 {
+	bb__sp *sp = am->sp;
 	int off = bb__sp_add_table(am, 18 * spec->nv), q, v;
+	size_t mark = bb__jpath_index(&sp->j.path, (size_t)i);
 	bb_status s;
 
 	if (off < 0)
-		return nomem(am->sp);
+		return nomem(sp);
 	for (v = 0; v < spec->nv; v++) {
 		int vi = spec->vi[v];
 		double h[4];
@@ -235,12 +254,13 @@ static bb_status value_curves(struct bb__sp_anim *am, const struct bb__sp_keys *
 		double y2 = k->val[(size_t)(i + 1) * k->nv + vi];
 		float *pts = am->an->tables + off + 18 * v;
 
-		if ((s = bb__sp_curve_nums(am->sp, k->curve[i], vi, h)) != BB_OK)
+		if ((s = bb__sp_curve_nums(sp, k->map[i], vi, h)) != BB_OK)
 			return s;
 		bb__sp_bezier9(k->time[i], y1, h[0], h[1], h[2], h[3], k->time[i + 1], y2, 0, pts);
 		for (q = 0; q < 9; q++)
 			pts[2 * q + 1] = (float)(pts[2 * q + 1] * spec->scale[v]);
 	}
+	bb__jpath_pop(&sp->j.path, mark);
 	ip->kind = BB_INTERP_BEZIER;
 	ip->table = off;
 	ip->ntable = 18 * spec->nv;
@@ -270,7 +290,6 @@ bb_status bb__sp_emit(struct bb__sp_anim *am, const struct bb__sp_keys *k,
 		t->values[v] = spec->setup[v];     /* a stepped setup key at 0 */
 	for (i = 0; i < k->n; i++) {
 		int o = i + pre;
-		json_t *c = k->curve[i];
 		bb_interp *ip = &t->interp[o];
 
 		t->times[o] = bb__sp_f32(k->time[i]);
@@ -278,11 +297,11 @@ bb_status bb__sp_emit(struct bb__sp_anim *am, const struct bb__sp_keys *k,
 			t->values[(size_t)o * nv + v] =
 				bb__sp_f32(k->val[(size_t)i * k->nv + spec->vi[v]]) * spec->scale[v];
 		ip->kind = BB_INTERP_LINEAR;
-		if (spec->stepped || i == k->n - 1 || (c && json_is_string(c))) {
+		if (spec->stepped || i == k->n - 1 || k->curve[i] == BB_SP_STEPPED) {
 			ip->kind = BB_INTERP_STEP;
 			continue;
 		}
-		if (!c)
+		if (k->curve[i] == BB_SP_LINEAR)
 			continue;
 		s = am->sp->v3 || spec->deform_curve ? bb__sp_percent_curve(am, k, i, ip)
 		                                     : value_curves(am, k, spec, i, ip);

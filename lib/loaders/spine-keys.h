@@ -9,14 +9,23 @@
 
 enum { MAXV = 8 };        /* values a bb__sp_spec maps */
 
+/* A key's `curve` member. */
+enum bb__sp_curve {
+	BB_SP_LINEAR = 0,      /* absent */
+	BB_SP_STEPPED,         /* "stepped" */
+	BB_SP_BEZIER           /* handles: 4.x an array of 4 per value; 3.8 a
+	                          number (cx1, with c2..c4) or 3.7's array */
+};
+
 /* One Spine timeline's keys, read before they are split into model
  * timelines. */
 struct bb__sp_keys {
 	int n, nv;
 	double *time;          /* JSON times (the curves use them as read) */
 	double *val;           /* n * nv JSON values */
-	json_t **curve;        /* per key, or NULL */
-	json_t **map;          /* per key */
+	unsigned char *curve;  /* per key: enum bb__sp_curve */
+	json_t **map;          /* per key: its object (the curve's handles are
+	                          read from it when the curve is built) */
 };
 
 struct bb__sp_anim {
@@ -61,9 +70,10 @@ struct bb__sp_color_spec {
 typedef bb_status (*bb__sp_read_fn)(bb__sp *sp, json_t *key, double *v, void *user);
 
 
-/* Reads a list of keys: times (non-decreasing), nv values each through fn
- * (may be NULL), curves; counts them against the key limit and extends
- * the animation's duration. */
+/* Reads a list of keys (list: the array, at the current path): times
+ * (non-decreasing), nv values each through fn (may be NULL), curve kinds;
+ * counts them against the key limit and extends the animation's
+ * duration. */
 bb_status bb__sp_read_keys(struct bb__sp_anim *am, json_t *list, int nv,
                            bb__sp_read_fn fn, void *user, struct bb__sp_keys *k);
 void bb__sp_free_keys(struct bb__sp_keys *k);
@@ -73,10 +83,12 @@ void bb__sp_bezier9(double x1, double y1, double cx1, double cy1, double cx2,
                     double cy2, double x2, double y2, int deform, float *out);
 /* n more floats in the animation's table pool; their offset or -1. */
 int bb__sp_add_table(struct bb__sp_anim *am, int n);
-/* The 4 handles of value vi of a 4.x curve array / of a 3.8 key. */
-bb_status bb__sp_curve_nums(bb__sp *sp, json_t *c, int vi, double *h);
-bb_status bb__sp_curve38(bb__sp *sp, json_t *key, json_t *c, double *h);
-/* The shared progress curve of key i (4.x deform, 3.8): fills ip. */
+/* The 4 handles of value vi of a 4.x key's curve array / of a 3.8 key
+ * (key: the key's object, at the current path). */
+bb_status bb__sp_curve_nums(bb__sp *sp, json_t *key, int vi, double *h);
+bb_status bb__sp_curve38(bb__sp *sp, json_t *key, double *h);
+/* The shared progress curve of key i (4.x deform, 3.8): fills ip.  Errors
+ * name the key (the current path is its timeline's). */
 bb_status bb__sp_percent_curve(struct bb__sp_anim *am, const struct bb__sp_keys *k,
                                int i, bb_interp *ip);
 /* A new model timeline of n keys and `stride` values (zeroed, stepped),

@@ -43,6 +43,8 @@ struct skins {
 	int nskins, total;     /* skins, names over all slots */
 	json_t **att;          /* per skin: attachments object (may be NULL) */
 	const char **name;     /* per skin */
+	int *index;            /* per skin: its place in the skins array, -1:
+	                          an object of skins (3.7) */
 	struct pend *pend;     /* nskins * total */
 	int *slot_base;        /* per slot: offset of its names */
 };
@@ -77,120 +79,105 @@ static bb_status add_name(bb__sp *sp, int slot, const char *name)
 
 /* The skins list (3.8/4.x array of {name, attachments}; 3.7 object of
  * name -> attachments), the default skin first. */
+/* Skin k (of n) from attachments att named nm, the default skin's place
+ * taken by the first one named "default". */
+static void add_skin(struct skins *sk, json_t *att, const char *nm, int index,
+                     int *def)
+{
+	int k = sk->nskins;
+
+	if (strcmp(nm, "default") == 0 && *def < 0) {
+		*def = 1;
+		k = 0;
+	} else {
+		sk->nskins++;
+	}
+	sk->att[k] = att;
+	sk->name[k] = nm;
+	sk->index[k] = index;
+}
+
+/* The skins list (3.8/4.x array of {name, attachments}; 3.7 object of
+ * name -> attachments), the default skin first. */
 static bb_status collect_skins(struct skins *sk)
 {
 	bb__sp *sp = sk->sp;
-	json_t *skins = json_object_get(sp->root, "skins"), *v;
-	const char *key;
-	size_t n, i;
-	int k = 1, def = -1;
+	bb__jkind kind = bb__jkind_of(sp->root, "skins");
+	bb__jiter it;
+	json_t *v;
+	int def = -1;
+	bb_status s;
 
-	if (skins && !json_is_array(skins) && !json_is_object(skins))
+	if (kind != BB_JK_ABSENT && kind != BB_JK_ARRAY && kind != BB_JK_OBJECT)
 		return bb__jfail(&sp->j, "skins", "expected an array, found %s",
-		                 bb__json_type_name(skins));
-	n = !skins ? 0 : json_is_array(skins) ? json_array_size(skins) : json_object_size(skins);
-	if (n > 10000)
-		return bb_error_set(sp->j.err, BB_ERR_LIMIT, sp->j.file, "skins",
-		                    "%zu skins exceed the limit of 10000", n);
+		                 bb__jkind_name(kind));
+	s = kind == BB_JK_OBJECT ? bb__jeach_member(&sp->j, sp->root, "skins", 0, &it)
+	                         : bb__jeach(&sp->j, sp->root, "skins", 0, &it);
+	if (s != BB_OK)
+		return s;
+	if (it.n > 10000)
+		return bb__jlimit(&sp->j, NULL, "%zu skins exceed the limit of 10000", it.n);
 	sk->nskins = 1;
-	sk->att = bb__calloc(n + 1, sizeof *sk->att);
-	sk->name = bb__calloc(n + 1, sizeof *sk->name);
-	if (!sk->att || !sk->name)
+	sk->att = bb__calloc(it.n + 1, sizeof *sk->att);
+	sk->name = bb__calloc(it.n + 1, sizeof *sk->name);
+	sk->index = bb__calloc(it.n + 1, sizeof *sk->index);
+	if (!sk->att || !sk->name || !sk->index)
 		return nomem(sp);
 	sk->name[0] = "default";
-	if (skins && json_is_array(skins)) {
-		bb__jpath_key(&sp->j.path, "skins");
-		json_array_foreach(skins, i, v) {
-			size_t m2 = bb__jpath_index(&sp->j.path, i);
-			const char *nm;
-			json_t *att;
-			bb_status s;
+	sk->index[0] = -1;
+	while (bb__jnext(&it, &v)) {
+		const char *nm = it.key;
+		json_t *att = v;
 
-			if ((s = bb__jexpect_object(&sp->j, v)) != BB_OK ||
-			    (s = bb__jstr(&sp->j, v, "name", 1, &nm)) != BB_OK ||
-			    (s = bb__jobject(&sp->j, v, "attachments", 0, &att)) != BB_OK)
-				return s;
-			if (strcmp(nm, "default") == 0 && def < 0) {
-				def = (int)i;
-				sk->att[0] = att;
-			} else {
-				sk->att[k] = att;
-				sk->name[k++] = nm;
-			}
-			bb__jpath_pop(&sp->j.path, m2);
-		}
-		bb__jpath_pop(&sp->j.path, 0);
-	} else if (skins) {
-		json_object_foreach(skins, key, v) {
-			if (!json_is_object(v)) {
-				bb__jpath_key(&sp->j.path, "skins");
-				return bb__jfail(&sp->j, key, "expected an object, found %s",
-				                 bb__json_type_name(v));
-			}
-			if (strcmp(key, "default") == 0 && def < 0) {
-				def = 0;
-				sk->att[0] = v;
-			} else {
-				sk->att[k] = v;
-				sk->name[k++] = key;
-			}
-		}
+		if ((s = bb__jexpect_object(&sp->j, v)) != BB_OK)
+			return s;
+		if (kind == BB_JK_ARRAY &&
+		    ((s = bb__jstr(&sp->j, v, "name", 1, &nm)) != BB_OK ||
+		     (s = bb__jobject(&sp->j, v, "attachments", 0, &att)) != BB_OK))
+			return s;
+		add_skin(sk, att, nm, kind == BB_JK_ARRAY ? (int)it.index : -1, &def);
 	}
-	sk->nskins = k;
 	return BB_OK;
 }
 
 /* A path segment for skin k: skins[i].attachments or skins.<name>. */
 static void skin_path(const struct skins *sk, int k, bb__jpath *path)
 {
-	json_t *skins = json_object_get(sk->sp->root, "skins"), *v;
-	size_t i;
-
 	bb__jpath_key(path, "skins");
-	if (json_is_object(skins)) {
+	if (sk->index[k] < 0) {
 		bb__jpath_key(path, sk->name[k]);
 		return;
 	}
-	json_array_foreach(skins, i, v)
-		if (json_object_get(v, "attachments") == sk->att[k] && sk->att[k]) {
-			bb__jpath_index(path, i);
-			bb__jpath_key(path, "attachments");
-			return;
-		}
+	bb__jpath_index(path, (size_t)sk->index[k]);
+	bb__jpath_key(path, "attachments");
 }
 
 static bb_status collect_names(struct skins *sk)
 {
 	bb__sp *sp = sk->sp;
-	const char *slot_name, *att_name;
+	bb__jiter slots, atts;
 	json_t *slot_map, *att;
 	int k;
+	bb_status s;
 
 	for (k = 0; k < sk->nskins; k++) {
 		if (!sk->att[k])
 			continue;
 		bb__jpath_pop(&sp->j.path, 0);
 		skin_path(sk, k, &sp->j.path);
-		json_object_foreach(sk->att[k], slot_name, slot_map) {
-			size_t mark = bb__jpath_key(&sp->j.path, slot_name);
-			int slot = bb__sp_slot(sp, slot_name);
-			bb_status s;
+		if ((s = bb__jeach_member(&sp->j, sk->att[k], NULL, 0, &slots)) != BB_OK)
+			return s;
+		while (bb__jnext(&slots, &slot_map)) {
+			int slot = bb__sp_slot(sp, slots.key);
 
-			if (slot < 0) {
-				bb__jpath_pop(&sp->j.path, mark);
-				return bb__jfail(&sp->j, slot_name, "unknown slot \"%s\"", slot_name);
-			}
-			if (!json_is_object(slot_map))
-				return bb__jfail(&sp->j, NULL, "expected an object, found %s",
-				                 bb__json_type_name(slot_map));
-			json_object_foreach(slot_map, att_name, att) {
-				if (!json_is_object(att))
-					return bb__jfail(&sp->j, att_name, "expected an object, found %s",
-					                 bb__json_type_name(att));
-				if ((s = add_name(sp, slot, att_name)) != BB_OK)
+			if (slot < 0)
+				return bb__jfail(&sp->j, NULL, "unknown slot \"%s\"", slots.key);
+			if ((s = bb__jeach_member(&sp->j, slot_map, NULL, 0, &atts)) != BB_OK)
+				return s;
+			while (bb__jnext(&atts, &att))
+				if ((s = bb__jexpect_object(&sp->j, att)) != BB_OK ||
+				    (s = add_name(sp, slot, atts.key)) != BB_OK)
 					return s;
-			}
-			bb__jpath_pop(&sp->j.path, mark);
 		}
 	}
 	bb__jpath_pop(&sp->j.path, 0);
@@ -440,12 +427,12 @@ static bb_status build_runs(struct skins *sk)
 	/* pass 1 */
 	for (k = 0; k < sk->nskins; k++)
 		for (slot = 0; slot < a->nslots; slot++) {
-			json_t *slot_map = sk->att[k] ? json_object_get(sk->att[k],
-			                                                a->slots[slot].name) : NULL;
+			/* objects: collect_names checked them */
+			json_t *slot_map = bb__jget(sk->att[k], a->slots[slot].name);
 
 			for (j = 0; slot_map && j < sp->names[slot].n; j++) {
 				const char *key = sp->names[slot].names[j];
-				json_t *map = json_object_get(slot_map, key);
+				json_t *map = bb__jget(slot_map, key);
 				int ri = run_index(sk, k, slot, j);
 
 				if (!map)
@@ -484,11 +471,12 @@ static bb_status build_runs(struct skins *sk)
 	/* pass 3: regions of meshes, sequences */
 	for (j = 0; j < sk->nskins * sk->total; j++) {
 		struct pend *pd = &sk->pend[j];
-		json_t *seq = pd->j ? json_object_get(pd->j, "sequence") : NULL;
+		/* an object: read_attachment checked it */
+		json_t *seq = bb__jget(pd->j, "sequence");
 
 		if (!pd->j)
 			continue;
-		if (seq && json_is_object(seq)) {
+		if (seq) {
 			k = j / sk->total;
 			for (slot = 0; slot + 1 < a->nslots &&
 			     sk->slot_base[slot + 1] <= j % sk->total; slot++)
@@ -529,64 +517,57 @@ static bb_status build_runs(struct skins *sk)
 static bb_status check_skin_refs(struct skins *sk)
 {
 	bb__sp *sp = sk->sp;
-	json_t *skins = json_object_get(sp->root, "skins"), *v, *list, *e;
 	static const char *const keys[] = { "bones", "ik", "transform", "path", "physics" };
-	size_t i, n;
+	bb__jiter skins, names;
+	json_t *v, *e;
 	int k, c, found;
+	bb_status s;
 
-	if (!json_is_array(skins))
+	if (bb__jkind_of(sp->root, "skins") != BB_JK_ARRAY)
 		return BB_OK;
-	json_array_foreach(skins, i, v) {
+	/* objects with names: collect_skins checked them */
+	if ((s = bb__jeach(&sp->j, sp->root, "skins", 0, &skins)) != BB_OK)
+		return s;
+	while (bb__jnext(&skins, &v))
 		for (k = 0; k < 5; k++) {
-			if (!(list = json_object_get(v, keys[k])))
-				continue;
-			bb__jpath_pop(&sp->j.path, 0);
-			bb__jpath_key(&sp->j.path, "skins");
-			bb__jpath_index(&sp->j.path, i);
-			if (!json_is_array(list))
-				return bb__jfail(&sp->j, keys[k], "expected an array, found %s",
-				                 bb__json_type_name(list));
-			bb__jpath_key(&sp->j.path, keys[k]);
-			json_array_foreach(list, n, e) {
-				const char *nm = json_string_value(e);
+			if ((s = bb__jeach(&sp->j, v, keys[k], 0, &names)) != BB_OK)
+				return s;
+			while (bb__jnext(&names, &e)) {
+				const char *nm = NULL;
 
+				if (bb__jkind_of(e, NULL) == BB_JK_STRING &&
+				    (s = bb__jstr(&sp->j, e, NULL, 1, &nm)) != BB_OK)
+					return s;
 				found = 0;
 				if (nm && k == 0)
 					found = bb__sp_bone(sp, nm) >= 0;
 				for (c = 0; nm && k > 0 && c < sp->a->ncons && !found; c++)
 					found = (int)sp->a->cons[c].kind == k - 1 &&
 					        strcmp(sp->a->cons[c].name, nm) == 0;
-				if (!found) {
-					bb__jpath_index(&sp->j.path, n);
+				if (!found)
 					return bb__jfail(&sp->j, NULL, nm ? "unknown %s \"%s\"" :
 					                 "expected a name%s%s", nm ? keys[k] : "",
 					                 nm ? nm : "");
-				}
 			}
 		}
-	}
-	bb__jpath_pop(&sp->j.path, 0);
 	return BB_OK;
 }
 
 static bb_status setup_displays(bb__sp *sp)
 {
-	json_t *slots = json_object_get(sp->root, "slots");
-	int i;
+	bb__jiter it;
+	json_t *js;
+	const char *name;
+	bb_status s;
 
-	for (i = 0; i < sp->a->nslots; i++) {
-		const char *name;
-		bb_status s;
-
-		bb__jpath_pop(&sp->j.path, 0);
-		bb__jpath_key(&sp->j.path, "slots");
-		bb__jpath_index(&sp->j.path, (size_t)i);
-		if ((s = bb__jstr(&sp->j, json_array_get(slots, (size_t)i), "attachment", 0,
-		                  &name)) != BB_OK)
+	/* the array read_slots read, one slot per element */
+	if ((s = bb__jeach(&sp->j, sp->root, "slots", 0, &it)) != BB_OK)
+		return s;
+	while (bb__jnext(&it, &js)) {
+		if ((s = bb__jstr(&sp->j, js, "attachment", 0, &name)) != BB_OK)
 			return s;
-		sp->a->slots[i].setup_display = bb__sp_name_index(sp, i, name);
+		sp->a->slots[it.index].setup_display = bb__sp_name_index(sp, (int)it.index, name);
 	}
-	bb__jpath_pop(&sp->j.path, 0);
 	return BB_OK;
 }
 
@@ -640,6 +621,7 @@ done:
 	free(sk.pend);
 	free(sk.att);
 	free(sk.name);
+	free(sk.index);
 	free(sk.slot_base);
 	return s;
 }

@@ -213,7 +213,7 @@ static bb_status read_bone(bb__sp *sp, json_t *jb, bb_bone *b, int index)
 	    (s = bb__sp_num(sp, jb, "scaleY", 1, &v[5])) != BB_OK ||
 	    (s = bb__sp_num(sp, jb, "shearX", 0, &v[6])) != BB_OK ||
 	    (s = bb__sp_num(sp, jb, "shearY", 0, &v[7])) != BB_OK ||
-	    (s = enum_value(sp, jb, sp->v3 || !json_object_get(jb, "inherit")
+	    (s = enum_value(sp, jb, sp->v3 || !bb__jhas_member(jb, "inherit")
 	                            ? "transform" : "inherit",
 	                    inherit_names, 5, 0, &mode)) != BB_OK)
 		return s;
@@ -232,32 +232,24 @@ static bb_status read_bone(bb__sp *sp, json_t *jb, bb_bone *b, int index)
 
 static bb_status read_bones(bb__sp *sp)
 {
-	json_t *bones;
-	size_t i, n, mark;
+	bb__jiter it;
+	json_t *jb;
 	bb_status s;
 
-	if ((s = bb__jarray(&sp->j, sp->root, "bones", 1, &bones)) != BB_OK)
+	if ((s = bb__jeach(&sp->j, sp->root, "bones", BB_J_REQUIRED, &it)) != BB_OK)
 		return s;
-	n = json_array_size(bones);
-	if (n == 0)
-		return bb__jfail(&sp->j, "bones", "a skeleton needs a bone");
-	if (n > (size_t)sp->ctx->opts->max_bones)
-		return bb_error_set(sp->j.err, BB_ERR_LIMIT, sp->j.file, "bones",
-		                    "%zu bones exceed the limit of %d", n,
-		                    sp->ctx->opts->max_bones);
-	if (!(sp->a->bones = bb__calloc(n, sizeof *sp->a->bones)))
+	if (it.n == 0)
+		return bb__jfail(&sp->j, NULL, "a skeleton needs a bone");
+	if (it.n > (size_t)sp->ctx->opts->max_bones)
+		return bb__jlimit(&sp->j, NULL, "%zu bones exceed the limit of %d", it.n,
+		                  sp->ctx->opts->max_bones);
+	if (!(sp->a->bones = bb__calloc(it.n, sizeof *sp->a->bones)))
 		return nomem(sp);
-	mark = bb__jpath_key(&sp->j.path, "bones");
-	for (i = 0; i < n; i++) {
-		size_t m2 = bb__jpath_index(&sp->j.path, i);
-
-		sp->a->nbones = (int)i + 1;   /* counted first: an error frees its name */
-		if ((s = read_bone(sp, json_array_get(bones, i), &sp->a->bones[i],
-		                   (int)i)) != BB_OK)
+	while (bb__jnext(&it, &jb)) {
+		sp->a->nbones = (int)it.index + 1;   /* counted first: an error frees its name */
+		if ((s = read_bone(sp, jb, &sp->a->bones[it.index], (int)it.index)) != BB_OK)
 			return s;
-		bb__jpath_pop(&sp->j.path, m2);
 	}
-	bb__jpath_pop(&sp->j.path, mark);
 	return BB_OK;
 }
 
@@ -302,32 +294,26 @@ static bb_status read_slot(bb__sp *sp, json_t *js, bb_slot *sl, int index)
 
 static bb_status read_slots(bb__sp *sp)
 {
-	json_t *slots;
-	size_t i, n, mark;
+	bb__jiter it;
+	json_t *js;
+	size_t n;
 	bb_status s;
 
-	if ((s = bb__jarray(&sp->j, sp->root, "slots", 0, &slots)) != BB_OK)
+	if ((s = bb__jeach(&sp->j, sp->root, "slots", 0, &it)) != BB_OK)
 		return s;
-	n = slots ? json_array_size(slots) : 0;
+	n = it.n;
 	if (n > 100000)
-		return bb_error_set(sp->j.err, BB_ERR_LIMIT, sp->j.file, "slots",
-		                    "%zu slots exceed the limit of 100000", n);
+		return bb__jlimit(&sp->j, NULL, "%zu slots exceed the limit of 100000", n);
 	sp->a->slots = bb__calloc(n ? n : 1, sizeof *sp->a->slots);
 	sp->slot_dark = bb__calloc(n ? n : 1, sizeof *sp->slot_dark);
 	sp->names = bb__calloc(n ? n : 1, sizeof *sp->names);
 	if (!sp->a->slots || !sp->slot_dark || !sp->names)
 		return nomem(sp);
-	mark = bb__jpath_key(&sp->j.path, "slots");
-	for (i = 0; i < n; i++) {
-		size_t m2 = bb__jpath_index(&sp->j.path, i);
-
-		sp->a->nslots = (int)i + 1;
-		if ((s = read_slot(sp, json_array_get(slots, i), &sp->a->slots[i],
-		                   (int)i)) != BB_OK)
+	while (bb__jnext(&it, &js)) {
+		sp->a->nslots = (int)it.index + 1;
+		if ((s = read_slot(sp, js, &sp->a->slots[it.index], (int)it.index)) != BB_OK)
 			return s;
-		bb__jpath_pop(&sp->j.path, m2);
 	}
-	bb__jpath_pop(&sp->j.path, mark);
 	return BB_OK;
 }
 
@@ -338,8 +324,8 @@ static bb_status con_common(bb__sp *sp, json_t *jc, bb_constraint *c,
                             const char *bones_key, double *order)
 {
 	const char *name;
-	json_t *jbones, *jb;
-	size_t i, n, mark;
+	bb__jiter it;
+	json_t *jb;
 	bb_status s;
 
 	if ((s = bb__jexpect_object(&sp->j, jc)) != BB_OK ||
@@ -354,28 +340,23 @@ static bb_status con_common(bb__sp *sp, json_t *jc, bb_constraint *c,
 			return nomem(sp);
 		return bone_ref(sp, jc, "bone", &c->bones[0]);
 	}
-	if ((s = bb__jarray(&sp->j, jc, bones_key, 1, &jbones)) != BB_OK)
+	if ((s = bb__jeach(&sp->j, jc, bones_key, BB_J_REQUIRED, &it)) != BB_OK)
 		return s;
-	n = json_array_size(jbones);
-	if (n < 1 || n > (size_t)sp->a->nbones)
-		return bb__jfail(&sp->j, bones_key, "expected 1 to %d bones, found %zu",
-		                 sp->a->nbones, n);
-	if (!(c->bones = bb__calloc(n, sizeof *c->bones)))
+	if (it.n < 1 || it.n > (size_t)sp->a->nbones)
+		return bb__jfail(&sp->j, NULL, "expected 1 to %d bones, found %zu",
+		                 sp->a->nbones, it.n);
+	if (!(c->bones = bb__calloc(it.n, sizeof *c->bones)))
 		return nomem(sp);
-	c->nbones = (int)n;
-	mark = bb__jpath_key(&sp->j.path, bones_key);
-	json_array_foreach(jbones, i, jb) {
-		size_t m2 = bb__jpath_index(&sp->j.path, i);
-
-		if (!json_is_string(jb))
+	c->nbones = (int)it.n;
+	while (bb__jnext(&it, &jb)) {
+		if (bb__jkind_of(jb, NULL) != BB_JK_STRING)
 			return bb__jfail(&sp->j, NULL, "expected a bone name, found %s",
 			                 bb__json_type_name(jb));
-		if ((c->bones[i] = bb__sp_bone(sp, json_string_value(jb))) < 0)
-			return bb__jfail(&sp->j, NULL, "unknown bone \"%s\"",
-			                 json_string_value(jb));
-		bb__jpath_pop(&sp->j.path, m2);
+		if ((s = bb__jstr(&sp->j, jb, NULL, 1, &name)) != BB_OK)
+			return s;
+		if ((c->bones[it.index] = bb__sp_bone(sp, name)) < 0)
+			return bb__jfail(&sp->j, NULL, "unknown bone \"%s\"", name);
 	}
-	bb__jpath_pop(&sp->j.path, mark);
 	return BB_OK;
 }
 
@@ -497,9 +478,15 @@ static bb_status read_path(bb__sp *sp, json_t *jc, bb_constraint *c)
 	return BB_OK;
 }
 
+const char *const bb__sp_physics_props[BB_SP_NPHYS] = {
+	"inertia", "strength", "damping", "mass", "wind", "gravity", "mix"
+};
+
 static bb_status read_physics(bb__sp *sp, json_t *jc, bb_constraint *c)
 {
 	double *mp = c->params, fps, mass;
+	char key[32];
+	int p, global;
 	bb_status s;
 
 	c->kind = BB_CON_PHYSICS;
@@ -524,6 +511,13 @@ static bb_status read_physics(bb__sp *sp, json_t *jc, bb_constraint *c)
 	mp[BB_CP_PH_MASS] = mass;
 	c->u.phys.step = 1 / fps;
 	c->u.phys.reference_scale = sp->reference_scale;
+	for (p = 0; p < BB_SP_NPHYS; p++) {
+		snprintf(key, sizeof key, "%sGlobal", bb__sp_physics_props[p]);
+		if ((s = bb__jbool(&sp->j, jc, key, 0, &global)) != BB_OK)
+			return s;
+		if (global)
+			sp->phys_global[c - sp->a->cons] |= (unsigned char)(1u << p);
+	}
 	return BB_OK;
 }
 
@@ -531,16 +525,13 @@ static bb_status read_physics(bb__sp *sp, json_t *jc, bb_constraint *c)
 static bb_status read_constraints(bb__sp *sp, const char *key, int *count,
                                   double *orders)
 {
-	json_t *list;
-	size_t i, mark;
+	bb__jiter it;
+	json_t *jc;
 	bb_status s;
 
-	if ((s = bb__jarray(&sp->j, sp->root, key, 0, &list)) != BB_OK || !list)
+	if ((s = bb__jeach(&sp->j, sp->root, key, 0, &it)) != BB_OK)
 		return s;
-	mark = bb__jpath_key(&sp->j.path, key);
-	for (i = 0; i < json_array_size(list); i++) {
-		size_t m2 = bb__jpath_index(&sp->j.path, i);
-		json_t *jc = json_array_get(list, i);
+	while (bb__jnext(&it, &jc)) {
 		bb_constraint *c = &sp->a->cons[sp->a->ncons];
 		int phys = strcmp(key, "physics") == 0;
 
@@ -555,9 +546,7 @@ static bb_status read_constraints(bb__sp *sp, const char *key, int *count,
 		if (s != BB_OK)
 			return s;
 		(*count)++;
-		bb__jpath_pop(&sp->j.path, m2);
 	}
-	bb__jpath_pop(&sp->j.path, mark);
 	return BB_OK;
 }
 
@@ -878,14 +867,15 @@ static bb_status load(bb__sp *sp)
 	for (i = 0; i < 4; i++) {
 		if ((s = bb__jarray(&sp->j, sp->root, keys[i], 0, &list)) != BB_OK)
 			return s;
-		ncons += list ? json_array_size(list) : 0;
+		ncons += bb__jsize(list);
 	}
 	if (ncons > 100000)
 		return bb_error_set(sp->j.err, BB_ERR_LIMIT, sp->j.file, NULL,
 		                    "%zu constraints exceed the limit of 100000", ncons);
 	sp->a->cons = bb__calloc(ncons ? ncons : 1, sizeof *sp->a->cons);
 	orders = bb__calloc(ncons ? ncons : 1, sizeof *orders);
-	if (!sp->a->cons || !orders) {
+	sp->phys_global = bb__calloc(ncons ? ncons : 1, sizeof *sp->phys_global);
+	if (!sp->a->cons || !orders || !sp->phys_global) {
 		free(orders);
 		return nomem(sp);
 	}
@@ -941,6 +931,7 @@ bb_status bb__load_spine(bb__load_ctx *c, json_t *root, bb_model *m)
 	free(sp.slot_dark);
 	free(sp.skins);
 	free(sp.con_index);
+	free(sp.phys_global);
 	bb__sp_atlas_free(&sp.atlas);
 	return s;
 }

@@ -71,9 +71,17 @@ typedef struct bb__sp {
 	int nik, ntc, npath, nphys;   /* constraints by kind, in file order */
 	int *con_index;        /* file order (ik, transform, path, physics) ->
 	                          model constraint */
+	unsigned char *phys_global;   /* per model constraint: bit p set when a
+	                          physics constraint takes the global ("")
+	                          timeline of bb__sp_physics_props[p] */
 	int missing_regions;
 	double reference_scale;   /* skeleton.referenceScale (physics) */
 } bb__sp;
+
+/* What a physics timeline animates, in the order of the phys_global
+ * bits (each read from the constraint's `<name>Global`). */
+enum { BB_SP_NPHYS = 7 };
+extern const char *const bb__sp_physics_props[BB_SP_NPHYS];
 
 /* Float as the runtime stores keys and vertices (Float32Array). */
 double bb__sp_f32(double v);

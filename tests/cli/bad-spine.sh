@@ -73,6 +73,19 @@ bad a "$HEAD,$BONES,$SLOTS,\"skins\":[{\"name\":\"default\",\"attachments\":{\"s
 	3 'a\.json: .*parent: linked meshes form a cycle'
 bad a "$HEAD,$BONES,$SLOTS,\"skins\":[{\"name\":\"default\",\"attachments\":{\"s\":{\"p\":{\"type\":\"clipping\",\"end\":\"zz\",\"vertexCount\":3,\"vertices\":[0,0,1,0,0,1]}}}}]" \
 	3 'a\.json: skins\[0\]\.attachments\.s\.p\.end: unknown slot "zz"'
+# numbers in arrays: each element checked where it is, keys named
+bad a "$HEAD,$BONES,$SLOTS,\"skins\":[{\"name\":\"default\",\"attachments\":{\"s\":{\"p\":{$MESH,\"vertices\":[0,0,1e10,0,0,9],\"triangles\":[0,1,2]}}}}]" \
+	3 'a\.json: skins\[0\]\.attachments\.s\.p\.vertices\[2\]: 1e\+10 is too large'
+bad a "$HEAD,$BONES,$SLOTS,\"skins\":[{\"name\":\"default\",\"attachments\":{\"s\":{\"p\":{$MESH,\"vertices\":[0,0,9,0,0,9],\"triangles\":[0,1,\"2\"]}}}}]" \
+	3 'a\.json: skins\[0\]\.attachments\.s\.p\.triangles\[2\]: expected a number, found a string'
+bad a "$HEAD,$BONES,$SLOTS,$SKIN,\"animations\":{\"w\":{\"bones\":{\"arm\":{\"rotate\":[{},{\"time\":0.5,\"curve\":[0.25,0,\"x\",1]},{\"time\":1}]}}}}" \
+	3 'a\.json: animations\.w\.bones\.arm\.rotate\[1\]\.curve\[2\]: expected a number, found a string'
+bad a "$HEAD,$BONES,$SLOTS,$SKIN,\"animations\":{\"w\":{\"bones\":{\"arm\":{\"rotate\":[{\"curve\":[0.25,0,0.75]},{\"time\":1}]}}}}" \
+	3 'a\.json: animations\.w\.bones\.arm\.rotate\[0\]\.curve\[3\]: expected a number, found nothing'
+bad a '"skeleton":{"spine":"3.8.99"},'"$BONES,$SLOTS,$SKIN"',"animations":{"w":{"bones":{"arm":{"rotate":[{"curve":0.25,"c3":"x"},{"time":1}]}}}}' \
+	3 'a\.json: animations\.w\.bones\.arm\.rotate\[0\]\.c3: expected a number, found a string'
+bad a "$HEAD,$BONES,$SLOTS,$SKIN,\"physics\":[{\"name\":\"ph\",\"bone\":\"arm\",\"windGlobal\":1}]" \
+	3 'a\.json: physics\[0\]\.windGlobal: expected true or false, found a number'
 # truncated and broken atlases
 printf 'a.png\n\tsize: 64, 64\np\n\tbounds: 0, 0' >"$T/cut.atlas"
 bad a "$HEAD,$BONES,$SLOTS,$SKIN" 3 'cut\.atlas:4: p: bounds: expected 4 integers, found 2' cut
