@@ -577,7 +577,7 @@ static bb_status read_animation(struct bb__sp_anim *am, json_t *map)
 		                                physics_timeline);
 			break;
 		case 6: s = sp->v3 ? bb__sp_draw_order(am, v) : bb__sp_attachment_timelines(am, v, 0); break;
-		case 7: s = sp->v3 ? bb__sp_draw_order(am, v) : bb__sp_draw_order(am, v); break;
+		case 7: s = bb__sp_draw_order(am, v); break;   /* 4.x drawOrder, 3.8 draworder */
 		default: s = bb__sp_events(am, v); break;
 		}
 		if (s != BB_OK)

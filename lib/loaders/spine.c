@@ -930,7 +930,6 @@ bb_status bb__load_spine(bb__load_ctx *c, json_t *root, bb_model *m)
 	free(sp.names);
 	free(sp.slot_dark);
 	free(sp.skins);
-	free(sp.con_index);
 	free(sp.phys_global);
 	bb__sp_atlas_free(&sp.atlas);
 	return s;

@@ -69,8 +69,6 @@ typedef struct bb__sp {
 	int nnames;            /* sum over slots */
 	int *slot_dark;        /* per slot: has a dark colour (two-colour) */
 	int nik, ntc, npath, nphys;   /* constraints by kind, in file order */
-	int *con_index;        /* file order (ik, transform, path, physics) ->
-	                          model constraint */
 	unsigned char *phys_global;   /* per model constraint: bit p set when a
 	                          physics constraint takes the global ("")
 	                          timeline of bb__sp_physics_props[p] */
