@@ -3,6 +3,7 @@
  * lib/image/png-write.c. */
 #include "config.h"
 
+#include <libdeflate.h>
 #include <png.h>
 #include <setjmp.h>
 #include <stdlib.h>
@@ -54,8 +55,12 @@ int bb_png_size(const void *data, size_t size, int *width, int *height)
 	const unsigned char *d = data;
 	uint32_t w, h;
 
+	/* a header whose CRC is wrong is not one to trust (nor to refuse a
+	 * file by): libpng gives the damaged file its verdict */
 	if (size < 33 || memcmp(d, sig, 8) != 0 || d[8] || d[9] || d[10] || d[11] != 13 ||
-	    memcmp(d + 12, "IHDR", 4) != 0)
+	    memcmp(d + 12, "IHDR", 4) != 0 ||
+	    ((uint32_t)d[29] << 24 | (uint32_t)d[30] << 16 | (uint32_t)d[31] << 8 | d[32]) !=
+	    (uint32_t)libdeflate_crc32(0, d + 12, 17))
 		return 0;
 	w = (uint32_t)d[16] << 24 | (uint32_t)d[17] << 16 | (uint32_t)d[18] << 8 | d[19];
 	h = (uint32_t)d[20] << 24 | (uint32_t)d[21] << 16 | (uint32_t)d[22] << 8 | d[23];

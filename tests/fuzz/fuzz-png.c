@@ -45,7 +45,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sb = bb__png_read_libpng(data, size, "fuzz.png", &b, &eb);
 	if (sa != sb || (sa == BB_OK && !same(a, b)) ||
 	    (sa != BB_OK && strcmp(ea.message, eb.message) != 0)) {
-		fprintf(stderr, "fuzz-png: the fast path and libpng disagree\n");
+		fprintf(stderr, "fuzz-png: the fast path and libpng disagree: %d \"%s\" "
+		        "against %d \"%s\"\n", (int)sa, sa == BB_OK ? "" : ea.message,
+		        (int)sb, sb == BB_OK ? "" : eb.message);
 		abort();
 	}
 	if (sa == BB_OK && (size_t)a->width * a->height <= (4u << 20)) {

@@ -556,10 +556,12 @@ END_TEST
 
 START_TEST(test_png_size)
 {
+	/* 256x3 RGBA; the IHDR CRC is zlib.crc32(b"IHDR" + the 13 bytes) */
 	static const uint8_t hdr[33] = {
 		137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 'I', 'H', 'D', 'R',
-		0, 0, 1, 0, 0, 0, 0, 3, 8, 6, 0, 0, 0
+		0, 0, 1, 0, 0, 0, 0, 3, 8, 6, 0, 0, 0, 124, 145, 209, 124
 	};
+	uint8_t bad[33];
 	int w = 0, h = 0;
 
 	ck_assert(bb_png_size(hdr, sizeof hdr, &w, &h));
@@ -567,6 +569,10 @@ START_TEST(test_png_size)
 	ck_assert_int_eq(h, 3);
 	ck_assert(!bb_png_size(hdr, 20, &w, &h));
 	ck_assert(!bb_png_size("GIF89a", 6, &w, &h));
+	/* a damaged header is not read (nor a file refused by it) */
+	memcpy(bad, hdr, sizeof bad);
+	bad[32] ^= 1;
+	ck_assert(!bb_png_size(bad, sizeof bad, &w, &h));
 }
 END_TEST
 

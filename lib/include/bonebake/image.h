@@ -62,7 +62,8 @@ bb_status bb_png_read_mem_limited(const void *data, size_t size,
                                   const char *name, size_t max_pixels,
                                   bb_image **out, bb_error *err);
 /* Width and height from a PNG's header, without decoding: 1, or 0 when the
- * data does not start with a valid PNG signature and IHDR. */
+ * data does not start with a valid PNG signature and IHDR (its CRC
+ * included). */
 int bb_png_size(const void *data, size_t size, int *width, int *height);
 
 /* ---- PNG writing (lib/image/png-write.c) ----
