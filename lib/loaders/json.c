@@ -318,8 +318,7 @@ static bb_status element(bb__jctx *c, json_t *arr, const char *key, size_t i,
 
 	bb__jpath_index(&c->path, i);
 	s = number_of(c, json_array_get(arr, i), NULL, 0, out);
-	if (s == BB_OK)
-		bb__jpath_pop(&c->path, mark);
+	bb__jpath_pop(&c->path, mark);    /* the error, if any, is made */
 	return s;
 }
 
