@@ -196,12 +196,15 @@ static bb_status read_bone(bb__sp *sp, json_t *jb, bb_bone *b, int index)
 		return s;
 	if (bb__sp_bone(sp, name) >= 0)
 		return bb__jfail(&sp->j, "name", "bone \"%s\" is defined twice", name);
-	if (!(b->name = bb__strdup(name)))
-		return nomem(sp);
+	/* the parent is looked up before this bone has its name: a bone
+	 * naming itself is an unknown parent, and parents stay before their
+	 * children (the update order's walks rely on it) */
 	b->parent = -1;
 	if (parent && (b->parent = bb__sp_bone(sp, parent)) < 0)
 		return bb__jfail(&sp->j, "parent", "unknown bone \"%s\" (a parent comes "
 		                 "before its children)", parent);
+	if (!(b->name = bb__strdup(name)))
+		return nomem(sp);
 	if (!parent && index > 0)
 		return bb__jfail(&sp->j, "parent", "missing (only the first bone is "
 		                 "the root)");
@@ -556,6 +559,9 @@ struct cache {
 	bb__sp *sp;
 	unsigned char *sorted;
 	int *first_child, *next_sibling;
+	int *stack;            /* nbones: the walks below are iterative (a
+	                          chain of 10000 bones is no recursion) */
+	int *at;               /* ncons: the constraint of each order value */
 	bb_update *out;
 	int n, cap;
 };
@@ -570,27 +576,37 @@ static int push(struct cache *c, int constraint, int index)
 	return 1;
 }
 
+/* Bone b after its unsorted ancestors, root first (parents come before
+ * their children in a Spine file, so the chain ends). */
 static int sort_bone(struct cache *c, int b)
 {
-	int parent;
+	int n = 0;
 
-	if (c->sorted[b])
-		return 1;
-	parent = c->sp->a->bones[b].parent;
-	if (parent >= 0 && !sort_bone(c, parent))
-		return 0;
-	c->sorted[b] = 1;
-	return push(c, 0, b);
+	for (; b >= 0 && !c->sorted[b]; b = c->sp->a->bones[b].parent)
+		c->stack[n++] = b;
+	while (n > 0) {
+		b = c->stack[--n];
+		c->sorted[b] = 1;
+		if (!push(c, 0, b))
+			return 0;
+	}
+	return 1;
 }
 
+/* Unsorts the children of `parent`, and the descendants of each child
+ * that was sorted. */
 static void sort_reset(struct cache *c, int parent)
 {
-	int k;
+	int n = 0, k;
 
-	for (k = c->first_child[parent]; k >= 0; k = c->next_sibling[k]) {
-		if (c->sorted[k])
-			sort_reset(c, k);
-		c->sorted[k] = 0;
+	c->stack[n++] = parent;
+	while (n > 0) {
+		parent = c->stack[--n];
+		for (k = c->first_child[parent]; k >= 0; k = c->next_sibling[k]) {
+			if (c->sorted[k])
+				c->stack[n++] = k;    /* each bone at most once */
+			c->sorted[k] = 0;
+		}
 	}
 }
 
@@ -659,6 +675,17 @@ static int sort_constraint(struct cache *c, int k)
 	return ok;
 }
 
+static void cache_free(struct cache *c, int with_out)
+{
+	free(c->sorted);
+	free(c->first_child);
+	free(c->next_sibling);
+	free(c->stack);
+	free(c->at);
+	if (with_out)
+		free(c->out);
+}
+
 /* Constraints by order: for each i, the first IK, else transform, else
  * path, else physics constraint whose order is i (one per order value, as
  * the runtime does; the others are never applied). */
@@ -666,7 +693,7 @@ static bb_status update_order(bb__sp *sp, const double *orders)
 {
 	bb_armature *a = sp->a;
 	struct cache c;
-	int i, k, kind, found;
+	int i, k;
 	size_t cap;
 
 	memset(&c, 0, sizeof c);
@@ -678,11 +705,11 @@ static bb_status update_order(bb__sp *sp, const double *orders)
 	c.first_child = bb__calloc((size_t)a->nbones, sizeof *c.first_child);
 	c.next_sibling = bb__calloc((size_t)a->nbones, sizeof *c.next_sibling);
 	c.out = bb__calloc(cap, sizeof *c.out);
-	if (!c.sorted || !c.first_child || !c.next_sibling || !c.out || cap > (1u << 26)) {
-		free(c.sorted);
-		free(c.first_child);
-		free(c.next_sibling);
-		free(c.out);
+	c.stack = bb__calloc((size_t)a->nbones + 1, sizeof *c.stack);
+	c.at = bb__calloc((size_t)a->ncons + 1, sizeof *c.at);
+	if (!c.sorted || !c.first_child || !c.next_sibling || !c.out || !c.stack || !c.at ||
+	    cap > (1u << 26)) {
+		cache_free(&c, 1);
 		return cap > (1u << 26) ? bb_error_set(sp->j.err, BB_ERR_LIMIT, sp->j.file,
 		                                        NULL, "too many bones and constraints")
 		                        : nomem(sp);
@@ -696,22 +723,25 @@ static bb_status update_order(bb__sp *sp, const double *orders)
 		c.next_sibling[i] = c.first_child[par];
 		c.first_child[par] = i;
 	}
-	for (i = 0; i < a->ncons; i++) {
-		found = 0;
-		for (kind = BB_CON_IK; kind <= BB_CON_PHYSICS && !found; kind++)
-			for (k = 0; k < a->ncons && !found; k++)
-				if ((int)a->cons[k].kind == kind && orders[k] == i) {
-					found = 1;
-					if (!sort_constraint(&c, k))
-						goto overflow;
-				}
+	/* at[i]: the constraint of order i (lowest kind, then first) */
+	for (i = 0; i < a->ncons; i++)
+		c.at[i] = -1;
+	for (k = 0; k < a->ncons; k++) {
+		double o = orders[k];
+
+		if (!(o >= 0 && o < a->ncons) || o != floor(o))
+			continue;
+		i = (int)o;
+		if (c.at[i] < 0 || a->cons[k].kind < a->cons[c.at[i]].kind)
+			c.at[i] = k;
 	}
+	for (i = 0; i < a->ncons; i++)
+		if (c.at[i] >= 0 && !sort_constraint(&c, c.at[i]))
+			goto overflow;
 	for (i = 0; i < a->nbones; i++)
 		if (!sort_bone(&c, i))
 			goto overflow;
-	free(c.sorted);
-	free(c.first_child);
-	free(c.next_sibling);
+	cache_free(&c, 0);
 	a->update = c.out;
 	a->nupdate = c.n;
 	for (i = 0; i < a->ncons; i++)
@@ -720,10 +750,7 @@ static bb_status update_order(bb__sp *sp, const double *orders)
 			a->physics_step = a->cons[i].u.phys.step;
 	return BB_OK;
 overflow:
-	free(c.sorted);
-	free(c.first_child);
-	free(c.next_sibling);
-	free(c.out);
+	cache_free(&c, 1);
 	return bb_error_set(sp->j.err, BB_ERR_INTERNAL, sp->j.file, NULL,
 	                    "update order overflow");
 }

@@ -45,6 +45,10 @@ bad a "$HEAD,\"bones\":[{\"name\":\"root\",\"inherit\":\"sideways\"}]" \
 # unknown bones, slots, skins; parents after children (no cycles possible)
 bad a "$HEAD,\"bones\":[{\"name\":\"root\"},{\"name\":\"b\",\"parent\":\"c\"},{\"name\":\"c\",\"parent\":\"b\"}]" \
 	3 'a\.json: bones\[1\]\.parent: unknown bone "c" \(a parent comes before its children\)'
+# a bone naming itself as its parent (fuzz-spine: the update order recursed
+# for ever)
+bad a "$HEAD,\"bones\":[{\"name\":\"root\"},{\"name\":\"b\",\"parent\":\"b\"}]" \
+	3 'a\.json: bones\[1\]\.parent: unknown bone "b" \(a parent comes before its children\)'
 bad a "$HEAD,$BONES,\"slots\":[{\"name\":\"s\",\"bone\":\"leg\"}]" \
 	3 'a\.json: slots\[0\]\.bone: unknown bone "leg"'
 bad a "$HEAD,$BONES,$SLOTS,\"ik\":[{\"name\":\"k\",\"bones\":[\"arm\"],\"target\":\"hand\"}]" \
