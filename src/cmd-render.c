@@ -30,7 +30,8 @@ static const char help[] =
 	"                       animated file of the same frames (see preview)\n"
 	"  --png-level N|fast|small\n"
 	"                       PNG compression 0 (none) .. 9 (smallest);\n"
-	"                       fast = 1 (default), small = 9\n"
+	"                       fast = 1, small = 9 (default: 1, or 6 for\n"
+	"                       frames of at most 2^17 pixels)\n"
 	"  -h, --help           this text\n";
 
 enum { O_PNG_LEVEL = 1, MAX_ENCODERS = 256 };

@@ -192,7 +192,7 @@ static int run(const setting *s, frame *const *fr, int n, double min_ms,
 
 	if (s->kind == 2) {
 		po.level = s->level;
-		po.level_set = 1;
+		po.level_set = s->level >= 0;    /* -1: what render does */
 		po.filter = s->filter;
 		if (bb_png_encoder_new(&po, &enc, NULL) != BB_OK)
 			return 0;
@@ -293,7 +293,14 @@ static int settings(setting *tab, int all)
 				         zs[k].name, pf[f].name);
 				n = add(tab, n, s);
 			}
-	/* bonebake: every level with None, the defaults, and the filters */
+	/* bonebake: what render writes (its level by frame size), every level
+	 * with None, and the filters */
+	memset(&s, 0, sizeof s);
+	s.kind = 2;
+	s.level = -1;
+	snprintf(s.label, sizeof s.label, "bonebake frames default (%d; %d to 2^17 px)",
+	         BB_PNG_LEVEL_FRAMES, BB_PNG_LEVEL_SMALL_FRAMES);
+	n = add(tab, n, s);
 	for (l = 0; l <= BB_PNG_LEVEL_MAX; l++)
 		for (f = BB_PNG_FILTER_NONE; f <= BB_PNG_FILTER_ADAPTIVE; f++) {
 			if (!all && f != BB_PNG_FILTER_NONE &&
@@ -308,7 +315,7 @@ static int settings(setting *tab, int all)
 			snprintf(s.label, sizeof s.label, "bonebake %d %s%s", l,
 			         filter_name(s.filter),
 			         l == BB_PNG_LEVEL_FRAMES && f == BB_PNG_FILTER_NONE ?
-			         " (frames default)" :
+			         " (frames > 2^17 px)" :
 			         l == BB_PNG_LEVEL_SHEETS && f == BB_PNG_FILTER_NONE ?
 			         " (sheets default)" : "");
 			n = add(tab, n, s);
