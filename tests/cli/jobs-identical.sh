@@ -1,6 +1,7 @@
 #!/bin/sh
 # Every output kind is byte-identical whatever --jobs: frames, frames.json,
-# previews (WebP, GIF, APNG) and contact sheets of render; sheet pages and
+# previews (WebP, GIF, APNG) and contact sheets of render (Spine physics
+# included); sheet pages and
 # every metadata format; pack; diff images and reports; batch outputs.
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$top_srcdir/tests/cli/lib.sh"
@@ -13,6 +14,9 @@ for j in 1 2 5; do
 		--contact-sheet "$o/contact.png" --jobs $j --quiet || fail "render --jobs $j"
 	"$BONEBAKE" render "$D" -o "$o/render-db" --all --preview gif --jobs $j --quiet ||
 		fail "render DragonBones --jobs $j"
+	# Spine physics: each frame simulated from t = 0, whichever thread
+	"$BONEBAKE" render "$SAMPLES/spine/keeper.json" -o "$o/render-spine" --all --jobs $j \
+		--quiet || fail "render Spine --jobs $j"
 	"$BONEBAKE" preview "$D" -o "$o/prev" --all --format apng --jobs $j --quiet ||
 		fail "preview --jobs $j"
 	"$BONEBAKE" sheet "$H" -o "$o/sheet" --multipack --max-size 512 \
@@ -34,7 +38,7 @@ for j in 2 5; do
 done
 # and the set is what it should be (no kind silently missing)
 for f in render/walk/walk_0000.png render/walk/frames.json render/walk/walk.webp \
-	contact-walk.png render-db/robot/idle/idle.gif prev/robot/wave.apng sheet/sheet-0.png \
+	contact-walk.png render-db/robot/idle/idle.gif render-spine/idle/idle_0030.png prev/robot/wave.apng sheet/sheet-0.png \
 	sheet/sheet-0.json sheet/sheet.multiatlas.json sheet/sheet.atlas sheet/sheet-0.plist \
 	sheet/sheet.tres sheet/walk.webp pack/sheet.png diff.json diff.xml; do
 	[ -s "$T/j1/$f" ] || fail "missing $f: $(cd "$T/j1" && find . -maxdepth 2 | head -20)"
