@@ -212,6 +212,42 @@ static void positions_by_lengths(const bb_pose *p, const bb_constraint *c,
 }
 
 /* Positions along a path measured in world space (constantSpeed). */
+/* Cumulative lengths of the cubic Bezier at b (x1 y1 cx1 cy1 cx2 cy2 x2
+ * y2) over n >= 3 equal steps, by forward differencing as the runtime
+ * measures them; a, b3, c6 are its step constants 3h, 3h^2 and 6h^3 for
+ * h = 1/n, as it writes them.  Into len[0..n-1]; returns the whole. */
+static double bezier_lengths(const double *b, int n, double a, double b3, double c6,
+                             double *len)
+{
+	double tmpx = (b[0] - b[2] * 2 + b[4]) * b3, tmpy = (b[1] - b[3] * 2 + b[5]) * b3;
+	double dddfx = ((b[2] - b[4]) * 3 - b[0] + b[6]) * c6;
+	double dddfy = ((b[3] - b[5]) * 3 - b[1] + b[7]) * c6;
+	double ddfx = tmpx * 2 + dddfx, ddfy = tmpy * 2 + dddfy;
+	double dfx = (b[2] - b[0]) * a + tmpx + dddfx * 0.16666667;
+	double dfy = (b[3] - b[1]) * a + tmpy + dddfy * 0.16666667;
+	double total = sqrt(dfx * dfx + dfy * dfy);
+	int s;
+
+	len[0] = total;
+	for (s = 1; s < n - 2; s++) {
+		dfx += ddfx;
+		dfy += ddfy;
+		ddfx += dddfx;
+		ddfy += dddfy;
+		total += sqrt(dfx * dfx + dfy * dfy);
+		len[s] = total;
+	}
+	dfx += ddfx;
+	dfy += ddfy;
+	total += sqrt(dfx * dfx + dfy * dfy);
+	len[n - 2] = total;
+	dfx += ddfx + dddfx;
+	dfy += ddfy + dddfy;
+	total += sqrt(dfx * dfx + dfy * dfy);
+	len[n - 1] = total;
+	return total;
+}
+
 static void positions_by_arc(const bb_pose *p, const bb_constraint *c,
                              const bb_display *d, int slot, double position,
                              int nspaces, int tangents, struct work *w)
@@ -219,8 +255,7 @@ static void positions_by_arc(const bb_pose *p, const bb_constraint *c,
 	int closed = d->u.mesh.closed, nv = d->u.mesh.nverts, curves = nv / 3, i, o;
 	int prev = NONE, curve = 0, segment = 0, wlen;
 	double *world = w->world, *out = w->positions, path_len = 0, mult;
-	double seg[10], curve_len = 0, x1, y1, cx1 = 0, cy1 = 0, cx2 = 0, cy2 = 0;
-	double x2 = 0, y2 = 0, tmpx, tmpy, dddfx, dddfy, ddfx, ddfy, dfx, dfy;
+	double seg[10], curve_len = 0;
 
 	if (closed) {
 		wlen = 2 * nv + 2;
@@ -235,45 +270,17 @@ static void positions_by_arc(const bb_pose *p, const bb_constraint *c,
 	}
 	if (curves < 1)
 		return;
-	x1 = world[0];
-	y1 = world[1];
-	for (i = 0, o = 2; i < curves; i++, o += 6) {
-		cx1 = world[o];
-		cy1 = world[o + 1];
-		cx2 = world[o + 2];
-		cy2 = world[o + 3];
-		x2 = world[o + 4];
-		y2 = world[o + 5];
-		tmpx = (x1 - cx1 * 2 + cx2) * 0.1875;
-		tmpy = (y1 - cy1 * 2 + cy2) * 0.1875;
-		dddfx = ((cx1 - cx2) * 3 - x1 + x2) * 0.09375;
-		dddfy = ((cy1 - cy2) * 3 - y1 + y2) * 0.09375;
-		ddfx = tmpx * 2 + dddfx;
-		ddfy = tmpy * 2 + dddfy;
-		dfx = (cx1 - x1) * 0.75 + tmpx + dddfx * 0.16666667;
-		dfy = (cy1 - y1) * 0.75 + tmpy + dddfy * 0.16666667;
-		path_len += sqrt(dfx * dfx + dfy * dfy);
-		dfx += ddfx;
-		dfy += ddfy;
-		ddfx += dddfx;
-		ddfy += dddfy;
-		path_len += sqrt(dfx * dfx + dfy * dfy);
-		dfx += ddfx;
-		dfy += ddfy;
-		path_len += sqrt(dfx * dfx + dfy * dfy);
-		dfx += ddfx + dddfx;
-		dfy += ddfy + dddfy;
-		path_len += sqrt(dfx * dfx + dfy * dfy);
+	/* the path's length, curve by curve, in 4 steps each */
+	for (i = 0; i < curves; i++) {
+		path_len += bezier_lengths(world + 6 * i, 4, 0.75, 0.1875, 0.09375, seg);
 		w->curves[i] = path_len;
-		x1 = x2;
-		y1 = y2;
 	}
 	if (c->u.path.position == BB_PATH_PERCENT)
 		position *= path_len;
 	mult = c->u.path.spacing == BB_PATH_SP_PERCENT ? path_len :
 	       c->u.path.spacing == BB_PATH_SP_PROPORTIONAL ? path_len / nspaces : 1;
 	for (i = 0, o = 0; i < nspaces; i++, o += 3) {
-		double space = w->spaces[i] * mult, q, cv[8];
+		double space = w->spaces[i] * mult, q;
 
 		position += space;
 		q = position;
@@ -301,43 +308,9 @@ static void positions_by_arc(const bb_pose *p, const bb_constraint *c,
 			break;
 		}
 		if (curve != prev) {
-			int k = curve * 6, s;
-
+			/* the curve's length in 10 steps */
 			prev = curve;
-			x1 = world[k];
-			y1 = world[k + 1];
-			cx1 = world[k + 2];
-			cy1 = world[k + 3];
-			cx2 = world[k + 4];
-			cy2 = world[k + 5];
-			x2 = world[k + 6];
-			y2 = world[k + 7];
-			tmpx = (x1 - cx1 * 2 + cx2) * 0.03;
-			tmpy = (y1 - cy1 * 2 + cy2) * 0.03;
-			dddfx = ((cx1 - cx2) * 3 - x1 + x2) * 0.006;
-			dddfy = ((cy1 - cy2) * 3 - y1 + y2) * 0.006;
-			ddfx = tmpx * 2 + dddfx;
-			ddfy = tmpy * 2 + dddfy;
-			dfx = (cx1 - x1) * 0.3 + tmpx + dddfx * 0.16666667;
-			dfy = (cy1 - y1) * 0.3 + tmpy + dddfy * 0.16666667;
-			curve_len = sqrt(dfx * dfx + dfy * dfy);
-			seg[0] = curve_len;
-			for (s = 1; s < 8; s++) {
-				dfx += ddfx;
-				dfy += ddfy;
-				ddfx += dddfx;
-				ddfy += dddfy;
-				curve_len += sqrt(dfx * dfx + dfy * dfy);
-				seg[s] = curve_len;
-			}
-			dfx += ddfx;
-			dfy += ddfy;
-			curve_len += sqrt(dfx * dfx + dfy * dfy);
-			seg[8] = curve_len;
-			dfx += ddfx + dddfx;
-			dfy += ddfy + dddfy;
-			curve_len += sqrt(dfx * dfx + dfy * dfy);
-			seg[9] = curve_len;
+			curve_len = bezier_lengths(world + 6 * curve, 10, 0.3, 0.03, 0.006, seg);
 			segment = 0;
 		}
 		q *= curve_len;
@@ -352,9 +325,7 @@ static void positions_by_arc(const bb_pose *p, const bb_constraint *c,
 				q = segment + (q - seg[segment - 1]) / (len - seg[segment - 1]);
 			break;
 		}
-		cv[0] = x1; cv[1] = y1; cv[2] = cx1; cv[3] = cy1;
-		cv[4] = cx2; cv[5] = cy2; cv[6] = x2; cv[7] = y2;
-		add_curve(q * 0.1, cv, out + o, tangents || (i > 0 && space == 0));
+		add_curve(q * 0.1, world + 6 * curve, out + o, tangents || (i > 0 && space == 0));
 	}
 }
 
