@@ -144,6 +144,17 @@ static void add_curve(double p, const double *c, double *out, int tangents)
 	}
 }
 
+/* The position in path units (a percentage scaled to the path's length)
+ * into *position, and the factor of the spacing. */
+static double along(const bb_constraint *c, double path_len, int nspaces,
+                    double *position)
+{
+	if (c->u.path.position == BB_PATH_PERCENT)
+		*position *= path_len;
+	return c->u.path.spacing == BB_PATH_SP_PERCENT ? path_len :
+	       c->u.path.spacing == BB_PATH_SP_PROPORTIONAL ? path_len / nspaces : 1;
+}
+
 /* Positions (x, y, angle) of the spaces along a path of fixed setup
  * lengths (constantSpeed off). */
 static void positions_by_lengths(const bb_pose *p, const bb_constraint *c,
@@ -158,10 +169,7 @@ static void positions_by_lengths(const bb_pose *p, const bb_constraint *c,
 
 	if (curves < 0 || path_len == 0)
 		return;
-	if (c->u.path.position == BB_PATH_PERCENT)
-		position *= path_len;
-	mult = c->u.path.spacing == BB_PATH_SP_PERCENT ? path_len :
-	       c->u.path.spacing == BB_PATH_SP_PROPORTIONAL ? path_len / nspaces : 1;
+	mult = along(c, path_len, nspaces, &position);
 	for (i = 0, o = 0; i < nspaces; i++, o += 3) {
 		double space = w->spaces[i] * mult, q;
 
@@ -275,10 +283,7 @@ static void positions_by_arc(const bb_pose *p, const bb_constraint *c,
 		path_len += bezier_lengths(world + 6 * i, 4, 0.75, 0.1875, 0.09375, seg);
 		w->curves[i] = path_len;
 	}
-	if (c->u.path.position == BB_PATH_PERCENT)
-		position *= path_len;
-	mult = c->u.path.spacing == BB_PATH_SP_PERCENT ? path_len :
-	       c->u.path.spacing == BB_PATH_SP_PROPORTIONAL ? path_len / nspaces : 1;
+	mult = along(c, path_len, nspaces, &position);
 	for (i = 0, o = 0; i < nspaces; i++, o += 3) {
 		double space = w->spaces[i] * mult, q;
 
