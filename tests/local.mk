@@ -207,12 +207,14 @@ EXTRA_DIST += tests/cli/filter.sh
 
 # Raster: where a frame's time goes, the kept canvas, culling, filters
 check_PROGRAMS += tests/tools/bench-raster
-tests_tools_bench_raster_SOURCES = tests/tools/bench-raster.c
+tests_tools_bench_raster_SOURCES = tests/tools/bench-raster.c \
+	tests/tools/raster-error.c tests/tools/raster-error.h
 tests_tools_bench_raster_LDADD = lib/libbonebake-core.la -lm
 
 # The kept canvas, culling, texture filters
 check_PROGRAMS += tests/unit/check-raster
-tests_unit_check_raster_SOURCES = tests/unit/check-raster.c
+tests_unit_check_raster_SOURCES = tests/unit/check-raster.c \
+	tests/tools/raster-error.c tests/tools/raster-error.h
 tests_unit_check_raster_CFLAGS = $(CHECK_TEST_CFLAGS)
 tests_unit_check_raster_LDADD = $(CHECK_TEST_LIBS)
 TESTS += tests/unit/check-raster

@@ -29,6 +29,7 @@
 #include <time.h>
 
 #include "bonebake/bonebake.h"
+#include "raster-error.h"
 
 struct opts {
 	const char *file, *armature, *anim;
@@ -116,52 +117,6 @@ static int parse(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-/* ref (quality x larger) box-averaged, premultiplied, into out. */
-static void downsample(const bb_image *ref, int q, bb_image *out)
-{
-	int x, y, i, j, c;
-
-	for (y = 0; y < out->height; y++)
-		for (x = 0; x < out->width; x++) {
-			double sum[4] = { 0, 0, 0, 0 };
-			uint8_t *o = bb_image_pixel(out, x, y);
-
-			for (j = 0; j < q; j++)
-				for (i = 0; i < q; i++) {
-					const uint8_t *p = bb_image_pixel(ref, x * q + i, y * q + j);
-
-					for (c = 0; c < 3; c++)
-						sum[c] += p[c] * (double)p[3] / 255;
-					sum[3] += p[3];
-				}
-			for (c = 0; c < 3; c++)
-				o[c] = (uint8_t)(sum[3] > 0 ? lrint(fmin(255, sum[c] * 255 / sum[3])) : 0);
-			o[3] = (uint8_t)lrint(sum[3] / (q * q));
-		}
-}
-
-/* Mean absolute premultiplied error over pixels either image covers. */
-static double mean_error(const bb_image *a, const bb_image *b, long *covered)
-{
-	double sum = 0;
-	long n = 0;
-	int x, y, c;
-
-	for (y = 0; y < a->height; y++)
-		for (x = 0; x < a->width; x++) {
-			const uint8_t *p = bb_image_pixel(a, x, y), *r = bb_image_pixel(b, x, y);
-
-			if (p[3] == 0 && r[3] == 0)
-				continue;
-			n++;
-			for (c = 0; c < 3; c++)
-				sum += fabs(p[c] * (double)p[3] - r[c] * (double)r[3]) / 255;
-			sum += abs(p[3] - r[3]);
-		}
-	*covered = n;
-	return n ? sum / (4.0 * n) : 0;
-}
-
 /* Per filter of a quality run: its renderer and sums over the frames. */
 struct qsum {
 	bb_renderer *r;
@@ -186,7 +141,7 @@ static bb_status quality_frame(const struct opts *o, const bb_drawlist *dl,
 	rv.filter = BB_FILTER_BEST;
 	if ((s = bb_render(rref, dl, &rv, big, err)) != BB_OK)
 		return s;
-	downsample(big, o->quality, small);
+	raster_downsample(big, o->quality, small);
 	for (k = 0; k < o->nfilters; k++) {
 		bb_view fv = *view;
 		double t0;
@@ -197,7 +152,7 @@ static bb_status quality_frame(const struct opts *o, const bb_drawlist *dl,
 		if ((s = bb_render(q[k].r, dl, &fv, img, err)) != BB_OK)
 			return s;
 		q[k].ms += now_ms() - t0;
-		q[k].mae += mean_error(img, small, &cov) * cov;
+		q[k].mae += raster_mean_error(img, small, &cov) * cov;
 		q[k].covered += cov;
 		for (t = 0; t < 2; t++) {
 			bb_diff_options dopt = { 0 };

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bonebake/bonebake.h"
+#include "../tools/raster-error.h"
 
 static bb_model *load(const char *rel)
 {
@@ -405,51 +406,6 @@ START_TEST(dark_colour)
 }
 END_TEST
 
-/* ref (q times larger) box-averaged, premultiplied, into out. */
-static void downsample(const bb_image *ref, int q, bb_image *out)
-{
-	int x, y, i, j, c;
-
-	for (y = 0; y < out->height; y++)
-		for (x = 0; x < out->width; x++) {
-			double sum[4] = { 0, 0, 0, 0 };
-			uint8_t *o = bb_image_pixel(out, x, y);
-
-			for (j = 0; j < q; j++)
-				for (i = 0; i < q; i++) {
-					const uint8_t *p = bb_image_pixel(ref, x * q + i, y * q + j);
-
-					for (c = 0; c < 3; c++)
-						sum[c] += p[c] * (double)p[3] / 255;
-					sum[3] += p[3];
-				}
-			for (c = 0; c < 3; c++)
-				o[c] = (uint8_t)(sum[3] > 0 ? lrint(fmin(255, sum[c] * 255 / sum[3])) : 0);
-			o[3] = (uint8_t)lrint(sum[3] / (q * q));
-		}
-}
-
-/* Mean absolute premultiplied error (0..255) over pixels either covers. */
-static double mean_error(const bb_image *a, const bb_image *b)
-{
-	double sum = 0;
-	long n = 0;
-	int x, y, c;
-
-	for (y = 0; y < a->height; y++)
-		for (x = 0; x < a->width; x++) {
-			const uint8_t *p = bb_image_pixel(a, x, y), *r = bb_image_pixel(b, x, y);
-
-			if (p[3] == 0 && r[3] == 0)
-				continue;
-			n++;
-			for (c = 0; c < 3; c++)
-				sum += fabs(p[c] * (double)p[3] - r[c] * (double)r[3]) / 255;
-			sum += abs(p[3] - r[3]);
-		}
-	return n ? sum / (4.0 * n) : 0;
-}
-
 /* Textures drawn at a quarter of their size: each filter stays within an
  * explicit tolerance of a 4x supersampled render (box-averaged down), and
  * they rank as documented (GOOD nearer than FAST, BEST nearer still). */
@@ -499,7 +455,7 @@ START_TEST(filters_near_supersampled)
 		ck_assert(bb_image_new(w, h, &img, &err) == BB_OK);
 		ck_assert(bb_renderer_new(&r, &err) == BB_OK);
 		ck_assert(bb_render(r, bb_pose_drawlist(pose), &big, ref4, &err) == BB_OK);
-		downsample(ref4, 4, ref);
+		raster_downsample(ref4, 4, ref);
 		for (k = 0; k < 3; k++) {
 			bb_diff_options o = { 0 };
 			bb_diff_result res;
@@ -508,7 +464,7 @@ START_TEST(filters_near_supersampled)
 			view.filter = filters[k];
 			ck_assert(bb_render(r, bb_pose_drawlist(pose), &view, img, &err) == BB_OK);
 			ck_assert(bb_diff_images(ref, img, &o, &res, NULL, &err) == BB_OK);
-			mae[k] = mean_error(img, ref);
+			mae[k] = raster_mean_error(img, ref, NULL);
 			ck_assert_msg(res.diff_pixels <= cases[c].budget[k], "%s: filter %d: "
 			              "%lld pixels differ from the supersampled render "
 			              "(budget %ld)", cases[c].file, (int)filters[k],
