@@ -3,6 +3,8 @@ lib_libbonebake_core_la_SOURCES += \
 	lib/core/geom.c \
 	lib/core/util.c \
 	lib/core/util.h \
+	lib/core/names.c \
+	lib/core/names.h \
 	lib/core/sha256.c \
 	lib/core/sha256.h
 bonebakeinclude_HEADERS += \

@@ -7,14 +7,16 @@
 
 #include "loaders/atlas.h"
 
-const bb__region *bb__atlas_find(const bb__atlas *at, const char *name)
+static const char *region_name(const void *base, int i)
 {
-	int i;
+	return ((const bb__region *)base)[i].name;
+}
 
-	for (i = 0; i < at->n; i++)
-		if (strcmp(at->regions[i].name, name) == 0)
-			return &at->regions[i];
-	return NULL;
+const bb__region *bb__atlas_find(bb__atlas *at, const char *name)
+{
+	int i = bb__names_find(&at->index, at->regions, at->n, region_name, name);
+
+	return i >= 0 ? &at->regions[i] : NULL;
 }
 
 void bb__atlas_free(bb__atlas *at)
@@ -24,6 +26,7 @@ void bb__atlas_free(bb__atlas *at)
 	for (i = 0; i < at->n; i++)
 		free(at->regions[i].name);
 	free(at->regions);
+	bb__names_free(&at->index);
 	memset(at, 0, sizeof *at);
 }
 

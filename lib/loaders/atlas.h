@@ -3,6 +3,7 @@
 #ifndef BB_LOADERS_ATLAS_H
 #define BB_LOADERS_ATLAS_H
 
+#include "core/names.h"
 #include "loaders/loader.h"
 
 typedef struct bb__region {
@@ -19,6 +20,7 @@ typedef struct bb__atlas {
 	bb__region *regions;
 	int n;
 	size_t cap;
+	bb__names index;           /* bb__atlas_find's, by region name */
 } bb__atlas;
 
 /* Reads the DragonBones/Starling JSON atlas r names (imagePath, width,
@@ -26,7 +28,7 @@ typedef struct bb__atlas {
  * through the file funnel, appending its regions.  Errors name the atlas
  * file and field; a region outside its page is an error. */
 bb_status bb__atlas_load_json(bb__load_ctx *c, const bb__ref *r, bb__atlas *at);
-const bb__region *bb__atlas_find(const bb__atlas *at, const char *name);
+const bb__region *bb__atlas_find(bb__atlas *at, const char *name);
 /* Appends a region named `name` (zeroed: scale 1); NULL when out of
  * memory. */
 bb__region *bb__atlas_add(bb__atlas *at, const char *name);

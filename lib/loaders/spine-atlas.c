@@ -389,14 +389,16 @@ bb_status bb__sp_atlas_load(bb__load_ctx *c, const bb__ref *ref, bb__sp_atlas *a
 	return s;
 }
 
-const bb__sp_region *bb__sp_atlas_find(const bb__sp_atlas *at, const char *name)
+static const char *region_name(const void *base, int i)
 {
-	int i;
+	return ((const bb__sp_region *)base)[i].name;
+}
 
-	for (i = 0; i < at->n; i++)
-		if (strcmp(at->regions[i].name, name) == 0)
-			return &at->regions[i];
-	return NULL;
+const bb__sp_region *bb__sp_atlas_find(bb__sp_atlas *at, const char *name)
+{
+	int i = bb__names_find(&at->index, at->regions, at->n, region_name, name);
+
+	return i >= 0 ? &at->regions[i] : NULL;
 }
 
 void bb__sp_atlas_free(bb__sp_atlas *at)
@@ -406,5 +408,6 @@ void bb__sp_atlas_free(bb__sp_atlas *at)
 	for (i = 0; i < at->n; i++)
 		free(at->regions[i].name);
 	free(at->regions);
+	bb__names_free(&at->index);
 	memset(at, 0, sizeof *at);
 }

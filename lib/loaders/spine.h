@@ -13,6 +13,7 @@
 #define BB_LOADERS_SPINE_H
 
 #include "loaders/json.h"
+#include "core/names.h"
 #include "loaders/loader.h"
 
 /* One atlas region: the packed rectangle (w, h before rotation), its
@@ -32,6 +33,7 @@ typedef struct bb__sp_atlas {
 	bb__sp_region *regions;
 	int n;
 	size_t cap;
+	bb__names index;           /* bb__sp_atlas_find's, by region name */
 } bb__sp_atlas;
 
 /* Reads a libGDX/Spine atlas (4.x `bounds:`/`offsets:` and 3.x `xy:`/
@@ -43,7 +45,7 @@ bb_status bb__sp_atlas_load(bb__load_ctx *c, const bb__ref *ref, bb__sp_atlas *a
 /* Same from a buffer; page PNGs are looked up in dir. */
 bb_status bb__sp_atlas_parse(bb__load_ctx *c, const char *name, const char *dir,
                              const char *data, size_t size, bb__sp_atlas *at);
-const bb__sp_region *bb__sp_atlas_find(const bb__sp_atlas *at, const char *name);
+const bb__sp_region *bb__sp_atlas_find(bb__sp_atlas *at, const char *name);
 void bb__sp_atlas_free(bb__sp_atlas *at);
 
 /* Per slot, the attachment names any skin gives it (the same list, in the

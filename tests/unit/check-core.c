@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "bonebake/bonebake.h"
+#include "core/names.h"
 
 START_TEST(affine_mul_invert)
 {
@@ -158,6 +159,31 @@ START_TEST(image_limits)
 }
 END_TEST
 
+/* The name index answers as a linear search would: the first of equal
+ * names, -1 for none, and the items added after it was built. */
+static const char *nth(const void *base, int i)
+{
+	return ((const char *const *)base)[i];
+}
+
+START_TEST(name_index)
+{
+	const char *list[6] = { "walk", "idle", "run", "idle", "aim", "zz" };
+	bb__names ix = { NULL, 0 };
+
+	ck_assert_int_eq(bb__names_find(&ix, list, 0, nth, "walk"), -1);
+	ck_assert_int_eq(bb__names_find(&ix, list, 5, nth, "idle"), 1);
+	ck_assert_int_eq(bb__names_find(&ix, list, 5, nth, "walk"), 0);
+	ck_assert_int_eq(bb__names_find(&ix, list, 5, nth, "aim"), 4);
+	ck_assert_int_eq(bb__names_find(&ix, list, 5, nth, "zz"), -1);
+	ck_assert_int_eq(bb__names_find(&ix, list, 5, nth, "a"), -1);
+	ck_assert_int_eq(bb__names_find(&ix, list, 6, nth, "zz"), 5);   /* grown */
+	ck_assert_int_eq(bb__names_find(&ix, list, 6, nth, "run"), 2);
+	bb__names_free(&ix);
+	ck_assert_ptr_null(ix.sorted);
+}
+END_TEST
+
 START_TEST(parse_colors)
 {
 	bb_rgba c;
@@ -212,6 +238,7 @@ int main(void)
 	tcase_add_test(tc, png_round_trip_deterministic);
 	tcase_add_test(tc, image_limits);
 	tcase_add_test(tc, parse_colors);
+	tcase_add_test(tc, name_index);
 	tcase_add_test(tc, loader_names_from_threads);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
