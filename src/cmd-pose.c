@@ -104,6 +104,8 @@ static void print_frame(const figure *f, const bb_pose *p, long i, double t,
 			fprintf(out, "null");
 		fprintf(out, ", \"m\": ");
 		matrix(bb_pose_bone_world(p, k));
+		if (!bb_pose_bone_active(p, k))
+			fprintf(out, ", \"active\": false");
 		fprintf(out, "}");
 	}
 	fprintf(out, "],\n   \"slots\": [");

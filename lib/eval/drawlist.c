@@ -284,7 +284,8 @@ static bb_status emit_display(bb_pose *p, int slot, const bb_display *d,
 static bb_status emit_slot(bb_pose *p, int slot, int *clip_end, int *clipping,
                            bb_error *err)
 {
-	const bb_display *d = bb__slot_display(p, slot);
+	const bb_display *d = p->active[p->a->slots[slot].bone]
+	                      ? bb__slot_display(p, slot) : NULL;
 	bb_draw_item *it;
 	bb_status s = BB_OK;
 

@@ -21,6 +21,14 @@ struct bb__phys {
 	double remaining, last_time;
 };
 
+/* Whether `remaining` seconds hold another step of t: the steps' clock is
+ * k * step (pose.c), whose differences may fall an ulp short of the step;
+ * within 1e-9 s counts, so a step is never skipped nor doubled. */
+static int due(double remaining, double t)
+{
+	return remaining >= t - 1e-9;
+}
+
 size_t bb__physics_state_size(void)
 {
 	return sizeof(struct bb__phys);
@@ -42,7 +50,7 @@ static double step_xy(struct bb__phys *s, const bb_constraint *c, const double *
 {
 	double t = c->u.phys.step, f = c->u.phys.reference_scale, d = -1;
 
-	if (*a >= t) {
+	if (due(*a, t)) {
 		double m = t / cp[BB_CP_PH_MASS], e = cp[BB_CP_PH_STRENGTH];
 		double w = cp[BB_CP_PH_WIND] * f * sx, g = cp[BB_CP_PH_GRAVITY] * f * sy;
 
@@ -59,7 +67,7 @@ static double step_xy(struct bb__phys *s, const bb_constraint *c, const double *
 				s->y_vel *= d;
 			}
 			*a -= t;
-		} while (*a >= t);
+		} while (due(*a, t));
 	}
 	return d;
 }
@@ -95,7 +103,7 @@ static void step_rotate(bb_pose *p, struct bb__phys *s, const bb_constraint *c,
 			s->scale_off += (dx * cs + dy * sn) * i / r;
 	}
 	a = s->remaining;
-	if (a >= t) {
+	if (due(a, t)) {
 		double mm = t / cp[BB_CP_PH_MASS], e = cp[BB_CP_PH_STRENGTH];
 		double w = cp[BB_CP_PH_WIND];
 		double g = p->fig.d < 0 ? -cp[BB_CP_PH_GRAVITY] : cp[BB_CP_PH_GRAVITY];
@@ -114,12 +122,12 @@ static void step_rotate(bb_pose *p, struct bb__phys *s, const bb_constraint *c,
 				s->rot_vel -= ((w * sn + g * cs) * h + s->rot_off * e) * mm;
 				s->rot_off += s->rot_vel * t;
 				s->rot_vel *= d;
-				if (a < t)
+				if (!due(a, t))
 					break;
 				r = s->rot_off * mr + ca;
 				cs = cos(r);
 				sn = sin(r);
-			} else if (a < t) {
+			} else if (!due(a, t)) {
 				break;
 			}
 		}

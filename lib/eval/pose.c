@@ -95,6 +95,8 @@ static bb_status pose_new(const bb_model *m, int armature, int depth,
 	p->seq_index = bb__calloc(ns, sizeof *p->seq_index);
 	p->seq_disp = bb__calloc(ns, sizeof *p->seq_disp);
 	p->shown = bb__calloc(ns, sizeof *p->shown);
+	p->active = bb__calloc(nb, 1);
+	p->con_active = bb__calloc((size_t)a->ncons, 1);
 	if (p->deform_off) {
 		ndeform = deform_layout(a, p->deform_off, &max_stride);
 		p->deform = bb__calloc(ndeform, sizeof *p->deform);
@@ -105,7 +107,7 @@ static bb_status pose_new(const bb_model *m, int armature, int depth,
 	    !p->deform_disp || !p->child || !p->ik_weight || !p->ik_bend ||
 	    !p->vcolor || !p->vcolor_blend ||
 	    !p->jvars || !p->applied || !p->inherit || !p->cparams || !p->phys ||
-	    !p->seq_index || !p->seq_disp || !p->shown ||
+	    !p->seq_index || !p->seq_disp || !p->shown || !p->active || !p->con_active ||
 	    !p->deform || !p->scratch) {
 		bb_pose_free(p);
 		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
@@ -134,6 +136,8 @@ void bb_pose_free(bb_pose *p)
 	free(p->wx);
 	free(p->wx_stale);
 	free(p->moved);
+	free(p->active);
+	free(p->con_active);
 	free(p->display);
 	free(p->color);
 	free(p->order);
@@ -454,6 +458,40 @@ static bb_status check_args(const bb_pose *p, const bb_track *tracks,
 	return BB_OK;
 }
 
+/* Which bones and constraints the evaluation's skins make active (Spine's
+ * Skeleton.updateCache): a bone unless it is skin-required and no skin in
+ * use lists it or a descendant; a constraint while its target bone (path:
+ * the target slot's bone; physics: its bone) is active, unless it is
+ * skin-required and no skin in use lists it. */
+static void activate(bb_pose *p, const bb_eval_options *o)
+{
+	const bb_armature *a = p->a;
+	int i, k, b, nskins = a->nskins ? 1 + o->n_more_skins : 0;
+
+	for (i = 0; i < a->nbones; i++)
+		p->active[i] = !a->bones[i].skin_required;
+	for (i = 0; i < a->ncons; i++)
+		p->con_active[i] = !a->cons[i].skin_required;
+	for (k = 0; k < nskins; k++) {
+		const bb_skin *sk = &a->skins[k ? o->more_skins[k - 1] : o->skin];
+
+		for (i = 0; sk->bones && i < a->nbones; i++)
+			for (b = sk->bones[i] ? i : -1; b >= 0 && !p->active[b] ;
+			     b = a->bones[b].parent)
+				p->active[b] = 1;
+		for (i = 0; sk->cons && i < a->ncons; i++)
+			p->con_active[i] |= sk->cons[i];
+	}
+	for (i = 0; i < a->ncons; i++) {
+		const bb_constraint *c = &a->cons[i];
+		int target = c->kind == BB_CON_PATH ? a->slots[c->target].bone
+		           : c->kind == BB_CON_PHYSICS ? c->bones[0] : c->target;
+
+		if (target >= 0 && !p->active[target])
+			p->con_active[i] = 0;
+	}
+}
+
 static void apply_tracks(bb_pose *p, const bb_track *tracks, int ntracks,
                          double t)
 {
@@ -509,18 +547,24 @@ static void physics_resets(bb_pose *p, const bb_track *tracks, int ntracks,
 	}
 }
 
-/* Physics is simulated from t = 0: the pose is evaluated and its physics
- * stepped at every multiple of the armature's step before t, so that any
- * frame is a pure function of t (frames render in parallel).  At most
- * BB__MAX_PHYSICS_STEPS steps: a later frame starts from rest that many
- * steps before t. */
+/* Physics is simulated from t = 0 at the armature's rate R = 1 / step:
+ * step k (k = 1 .. n) evaluates the pose at k / R and advances the springs
+ * by exactly one step; k = 0 starts them at rest in the pose at t = 0.  A
+ * frame at time t has had n = floor(t R + 1e-9) steps (the count taken
+ * from t, never summed: floating point neither skips nor doubles one) and
+ * shows the pose at t with the offsets of step n, so any frame is a pure
+ * function of t (frames render in parallel) and at fps = R frame i is
+ * what the runtime's game loop shows after i steps of one frame each.  At
+ * most BB__MAX_PHYSICS_STEPS steps: a later frame starts from rest that
+ * many steps before t. */
 enum { BB__MAX_PHYSICS_STEPS = 100000 };
 
 static void simulate_physics(bb_pose *p, const bb_track *tracks, int ntracks,
                              double t, const bb_eval_options *o)
 {
-	double h = p->a->physics_step, prev = -1, first = t / h - BB__MAX_PHYSICS_STEPS;
-	long k = first > 0 ? (long)ceil(first) : 0;
+	double h = p->a->physics_step, prev = -1, steps = floor(t / h + 1e-9);
+	long k = steps > BB__MAX_PHYSICS_STEPS ? (long)steps - BB__MAX_PHYSICS_STEPS : 0;
+	long n = (long)steps;
 	int c;
 
 	p->phys_time = (double)k * h;
@@ -528,18 +572,19 @@ static void simulate_physics(bb_pose *p, const bb_track *tracks, int ntracks,
 		if (p->a->cons[c].kind == BB_CON_PHYSICS)
 			bb__physics_reset(p, c);
 	p->phys_step = 1;
-	for (; (double)k * h < t; k++) {
-		double tau = (double)k * h;
+	for (; k <= n; k++) {
+		double tau = fmin((double)k * h, t);
 
 		reset(p, o);
 		apply_tracks(p, tracks, ntracks, tau);
 		physics_resets(p, tracks, ntracks, prev, tau);
-		p->phys_time = tau;
+		p->phys_time = (double)k * h;
 		p->fig = bb_affine_scale(p->figure_sx * (o->flip ? -1 : 1),
 		                         p->a->y_up ? -1 : 1);
 		bb__world_transforms(p, o);
 		prev = tau;
 	}
+	p->phys_step = 0;
 	physics_resets(p, tracks, ntracks, prev, t);
 	p->phys_time = t;
 }
@@ -555,6 +600,7 @@ bb_status bb_pose_eval(bb_pose *p, const bb_track *tracks, int ntracks,
 		return s;
 	p->opts = o;
 	p->phys_step = 0;
+	activate(p, o);
 	if (p->a->physics_step > 0)
 		simulate_physics(p, tracks, ntracks, t, o);
 	reset(p, o);
@@ -574,6 +620,7 @@ bb_status bb__pose_eval_nested(bb_pose *p, int anim, double time,
 	reset(p, NULL);
 	p->opts = &defaults;
 	p->phys_step = 0;
+	activate(p, &defaults);
 	if (anim >= 0 && anim < p->a->nanims)
 		apply_tracks(p, &tr, 1, time);
 	p->fig = fig;
@@ -609,6 +656,11 @@ bb_affine bb_pose_bone_world(const bb_pose *p, int bone)
 	if (bone < 0 || bone >= p->a->nbones)
 		return bb_affine_identity();
 	return p->world[bone];
+}
+
+int bb_pose_bone_active(const bb_pose *p, int bone)
+{
+	return bone >= 0 && bone < p->a->nbones && p->active[bone];
 }
 
 int bb_pose_slot_order(const bb_pose *p, int i)

@@ -48,6 +48,9 @@ struct bb_pose {
 	int *seq_index;         /* per slot: sequence frame (-1: setup) */
 	int *seq_disp;          /* per slot: the display seq_index is for */
 	const bb_display **shown; /* per slot: the display drawn this frame */
+	unsigned char *active;  /* per bone: active under the evaluation's
+	                           skins (bb_skin); slots on others not drawn */
+	unsigned char *con_active; /* per constraint: applied */
 	const bb_eval_options *opts; /* the options of the current evaluation */
 	struct bb__path_work *path_work; /* path.c's scratch, lazily */
 	double *jvars;          /* per solid joint: BB_JV_COUNT variables */

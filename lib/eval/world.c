@@ -469,10 +469,12 @@ static void update_in_order(bb_pose *p)
 	for (i = 0; i < a->nupdate; i++) {
 		const bb_update *u = &a->update[i];
 
-		if (u->constraint)
-			bb__constraint_apply(p, u->index);
-		else
+		if (u->constraint) {
+			if (p->con_active[u->index])
+				bb__constraint_apply(p, u->index);
+		} else {
 			bone_world_with(p, u->index, &p->applied[u->index]);
+		}
 	}
 }
 

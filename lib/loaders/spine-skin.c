@@ -512,15 +512,16 @@ static bb_status build_runs(struct skins *sk)
 	return BB_OK;
 }
 
-/* Names in a skin's bones / ik / transform / path / physics lists exist
- * (skin-required bones and constraints are always active here). */
-static bb_status check_skin_refs(struct skins *sk)
+/* A skin's bones / ik / transform / path / physics lists: the names exist,
+ * and the model skin gets them as flags (bb_skin.bones, .cons). */
+static bb_status skin_refs(struct skins *sk)
 {
 	bb__sp *sp = sk->sp;
+	bb_armature *a = sp->a;
 	static const char *const keys[] = { "bones", "ik", "transform", "path", "physics" };
 	bb__jiter skins, names;
 	json_t *v, *e;
-	int k, c, found;
+	int k, c, found, skin;
 	bb_status s;
 
 	if (bb__jkind_of(sp->root, "skins") != BB_JK_ARRAY)
@@ -528,28 +529,40 @@ static bb_status check_skin_refs(struct skins *sk)
 	/* objects with names: collect_skins checked them */
 	if ((s = bb__jeach(&sp->j, sp->root, "skins", 0, &skins)) != BB_OK)
 		return s;
-	while (bb__jnext(&skins, &v))
+	while (bb__jnext(&skins, &v)) {
+		for (skin = 0; skin < sk->nskins && sk->index[skin] != (int)skins.index; skin++)
+			;
 		for (k = 0; k < 5; k++) {
 			if ((s = bb__jeach(&sp->j, v, keys[k], 0, &names)) != BB_OK)
 				return s;
 			while (bb__jnext(&names, &e)) {
 				const char *nm = NULL;
+				unsigned char **flags;
 
 				if (bb__jkind_of(e, NULL) == BB_JK_STRING &&
 				    (s = bb__jstr(&sp->j, e, NULL, 1, &nm)) != BB_OK)
 					return s;
-				found = 0;
+				found = -1;
 				if (nm && k == 0)
-					found = bb__sp_bone(sp, nm) >= 0;
-				for (c = 0; nm && k > 0 && c < sp->a->ncons && !found; c++)
-					found = (int)sp->a->cons[c].kind == k - 1 &&
-					        strcmp(sp->a->cons[c].name, nm) == 0;
-				if (!found)
+					found = bb__sp_bone(sp, nm);
+				for (c = 0; nm && k > 0 && c < a->ncons && found < 0; c++)
+					if ((int)a->cons[c].kind == k - 1 &&
+					    strcmp(a->cons[c].name, nm) == 0)
+						found = c;
+				if (found < 0)
 					return bb__jfail(&sp->j, NULL, nm ? "unknown %s \"%s\"" :
 					                 "expected a name%s%s", nm ? keys[k] : "",
 					                 nm ? nm : "");
+				if (skin >= sk->nskins)
+					continue;      /* a second "default": not a model skin */
+				flags = k == 0 ? &a->skins[skin].bones : &a->skins[skin].cons;
+				if (!*flags && !(*flags = bb__calloc((size_t)(k == 0 ? a->nbones
+				                                                     : a->ncons), 1)))
+					return nomem(sp);
+				(*flags)[found] = 1;
 			}
 		}
+	}
 	return BB_OK;
 }
 
@@ -580,8 +593,7 @@ bb_status bb__sp_read_skins(bb__sp *sp)
 
 	memset(&sk, 0, sizeof sk);
 	sk.sp = sp;
-	if ((s = collect_skins(&sk)) != BB_OK || (s = collect_names(&sk)) != BB_OK ||
-	    (s = check_skin_refs(&sk)) != BB_OK)
+	if ((s = collect_skins(&sk)) != BB_OK || (s = collect_names(&sk)) != BB_OK)
 		goto done;
 	if (!(sk.slot_base = bb__calloc((size_t)a->nslots + 1, sizeof *sk.slot_base))) {
 		s = nomem(sp);
@@ -612,7 +624,8 @@ bb_status bb__sp_read_skins(bb__sp *sp)
 			skin->count[i] = sp->names[i].n;
 		}
 	}
-	if ((s = build_runs(&sk)) != BB_OK || (s = setup_displays(sp)) != BB_OK)
+	if ((s = skin_refs(&sk)) != BB_OK || (s = build_runs(&sk)) != BB_OK ||
+	    (s = setup_displays(sp)) != BB_OK)
 		goto done;
 	s = BB_OK;
 done:

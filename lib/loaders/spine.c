@@ -230,7 +230,7 @@ static bb_status read_bone(bb__sp *sp, json_t *jb, bb_bone *b, int index)
 	b->setup.skew = v[7] * DEG_RAD;
 	b->inherit = bb__sp_inherit(mode);
 	b->flags = BB_INHERIT_ALL;
-	return BB_OK;
+	return bb__jbool(&sp->j, jb, "skin", 0, &b->skin_required);
 }
 
 static bb_status read_bones(bb__sp *sp)
@@ -333,7 +333,8 @@ static bb_status con_common(bb__sp *sp, json_t *jc, bb_constraint *c,
 
 	if ((s = bb__jexpect_object(&sp->j, jc)) != BB_OK ||
 	    (s = bb__jstr(&sp->j, jc, "name", 1, &name)) != BB_OK ||
-	    (s = bb__sp_num(sp, jc, "order", 0, order)) != BB_OK)
+	    (s = bb__sp_num(sp, jc, "order", 0, order)) != BB_OK ||
+	    (s = bb__jbool(&sp->j, jc, "skin", 0, &c->skin_required)) != BB_OK)
 		return s;
 	if (!(c->name = bb__strdup(name)))
 		return nomem(sp);

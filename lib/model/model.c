@@ -129,6 +129,8 @@ static void free_armature(bb_armature *a)
 		free(a->skins[i].first);
 		free(a->skins[i].count);
 		free(a->skins[i].draw_order);
+		free(a->skins[i].bones);
+		free(a->skins[i].cons);
 	}
 	free(a->skins);
 	for (i = 0; i < a->ndisplays; i++)

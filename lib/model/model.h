@@ -52,6 +52,8 @@ typedef struct bb_bone {
 	double length;
 	bb_inherit inherit;
 	unsigned flags;        /* BB_INHERIT_* for BB_INHERIT_FLAGS */
+	int skin_required;     /* active only under a skin that lists it (or
+	                          one of its descendants): see bb_skin */
 } bb_bone;
 
 typedef enum bb_display_kind {
@@ -132,11 +134,17 @@ typedef struct bb_slot {
 	bb_blend blend;
 } bb_slot;
 
-/* A skin: per slot a run of displays, and optionally its own draw order. */
+/* A skin: per slot a run of displays, and optionally its own draw order.
+ * Spine's skin-required bones and constraints: a skin in use makes the
+ * bones it lists active, with their parents, and the constraints it lists;
+ * a skin-required bone or constraint no skin in use lists is inactive: it
+ * is not updated, and slots on an inactive bone are not drawn. */
 typedef struct bb_skin {
 	char *name;
 	int *first, *count;    /* per slot: run in the armature's display array */
 	int *draw_order;       /* nslots slot indices back to front, or NULL */
+	unsigned char *bones;  /* nbones flags: bones the skin activates, or NULL */
+	unsigned char *cons;   /* ncons flags: constraints it activates, or NULL */
 } bb_skin;
 
 typedef struct bb_mask {
@@ -356,6 +364,9 @@ typedef struct bb_constraint {
 	int nbones;
 	int *bones;            /* constrained bones */
 	int target;            /* IK, transform: bone; path: slot; physics: -1 */
+	int skin_required;     /* active only under a skin that lists it; and
+	                          only while its target bone (path: the target
+	                          slot's bone; physics: its bone) is active */
 	double params[BB_CP_MAX];
 	union {
 		struct {

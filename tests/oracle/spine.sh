@@ -1,8 +1,9 @@
 #!/bin/sh
 # bonebake's poses against the official Spine runtime's (spine-core 4.2),
-# for every animation of ../shared/corpus/spine/spineboy_4.2 that
-# ../shared/oracle/spine/ holds: bone world matrices, draw order,
-# attachments, blend, colours, region corners, mesh and clipping vertices.
+# for every animation ../shared/oracle/spine/ holds (spineboy 4.2 and every
+# animation of the runtime's example projects, physics included): bone
+# world matrices, active bones, draw order, attachments, blend, colours,
+# region corners, mesh and clipping vertices.
 # Skips (77), saying why, when ../shared, its oracle or its corpus is absent
 # (fails instead when CI is set: CI always has them).  BB_SHARED names
 # ../shared; BB_CORPUS may name another folder holding corpus/spine/.

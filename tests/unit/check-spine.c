@@ -475,6 +475,96 @@ START_TEST(linked_mesh)
 }
 END_TEST
 
+/* Physics at 60 Hz sampled at 60 fps: frame i has had exactly i steps,
+ * whatever the floating point of i / 60 (before, steps were counted by
+ * summing times, and some frames skipped one and the next doubled it).
+ * The mover jumps from x = 0 to 10 at t = 0.5 (step 30); with inertia 1
+ * step 30 takes the whole move as the offset x = -10, then every step k
+ * runs the spring: v += (0 - x * 100) * h; x += v * h (damping 1, mass 1,
+ * h = 1/60).  The bone is drawn at 10 + x. */
+START_TEST(physics_step_count)
+{
+	bb_model *m = load(HEAD "\"bones\":[{\"name\":\"root\"},{\"name\":\"mover\",\"parent\":\"root\"},"
+	                   "{\"name\":\"b\",\"parent\":\"mover\",\"length\":10}],"
+	                   "\"physics\":[{\"name\":\"ph\",\"bone\":\"b\",\"x\":1,\"fps\":60,"
+	                   "\"inertia\":1,\"strength\":100,\"damping\":1,\"mass\":1}],"
+	                   "\"animations\":{\"jump\":{\"bones\":{\"mover\":{\"translate\":["
+	                   "{\"curve\":\"stepped\"},{\"time\":0.5,\"x\":10},{\"time\":2,\"x\":10}]}}}}}");
+	double h = 1 / 60.0, x = 0, v = 0;
+	int i;
+
+	for (i = 0; i < 90; i++) {
+		bb_pose *p = pose_at(m, "jump", i / 60.0, NULL);
+
+		if (i >= 30) {
+			if (i == 30)
+				x = -10;
+			v += (0 - x * 100) * h;
+			x += v * h;
+		}
+		ck_assert_msg(fabs(bone(m, p, "b").tx - (i >= 30 ? 10 + x : 0)) < 1e-9,
+		              "frame %d: x = %.9g, expected %.9g after %d steps", i,
+		              bone(m, p, "b").tx, i >= 30 ? 10 + x : 0, i);
+		bb_pose_free(p);
+	}
+	bb_model_free(m);
+}
+END_TEST
+
+/* Skin-required bones and constraints (Spine's Skeleton.updateCache): arm
+ * and hand are skin-required, the skin "armed" lists hand (which activates
+ * its parent arm too) and the IK constraint "reach" (skin-required: it
+ * turns the free bone towards the target).  Without the skin: arm and hand
+ * inactive, the slot on hand not drawn, reach not applied; with it: both
+ * active, the slot drawn, free turned by 90 degrees towards (0, 10). */
+START_TEST(skin_required)
+{
+	bb_model *m = load(HEAD "\"bones\":[{\"name\":\"root\"},"
+	                   "{\"name\":\"arm\",\"parent\":\"root\",\"skin\":true},"
+	                   "{\"name\":\"hand\",\"parent\":\"arm\",\"x\":5,\"skin\":true},"
+	                   "{\"name\":\"free\",\"parent\":\"root\",\"length\":10},"
+	                   "{\"name\":\"target\",\"parent\":\"root\",\"y\":10}],"
+	                   "\"slots\":[{\"name\":\"s\",\"bone\":\"hand\",\"attachment\":\"g\"},"
+	                   "{\"name\":\"t\",\"bone\":\"free\",\"attachment\":\"g\"}],"
+	                   "\"ik\":[{\"name\":\"reach\",\"bones\":[\"free\"],\"target\":\"target\","
+	                   "\"skin\":true}],"
+	                   "\"skins\":[{\"name\":\"default\",\"attachments\":{"
+	                   "\"s\":{\"g\":{\"width\":16,\"height\":16}},"
+	                   "\"t\":{\"g\":{\"width\":16,\"height\":16}}}},"
+	                   "{\"name\":\"armed\",\"bones\":[\"hand\"],\"ik\":[\"reach\"]}],"
+	                   "\"animations\":{\"a\":{}}}");
+	int arm = bb_model_default_armature(m);
+	int b_arm = bb_model_find_bone(m, arm, "arm"), b_hand = bb_model_find_bone(m, arm, "hand");
+	int b_free = bb_model_find_bone(m, arm, "free");
+	bb_eval_options o = { 0 };
+	bb_pose *p = pose_at(m, "a", 0, NULL);
+	const bb_drawlist *dl = bb_pose_drawlist(p);
+
+	ck_assert_int_eq(bb_pose_bone_active(p, b_arm), 0);
+	ck_assert_int_eq(bb_pose_bone_active(p, b_hand), 0);
+	ck_assert_int_eq(bb_pose_bone_active(p, b_free), 1);
+	ck_assert_int_eq(dl->count, 1);
+	ck_assert_int_eq(dl->items[0].slot, 1);
+	ck_assert_ptr_null(bb_pose_slot_display_name(p, 0));
+	NEAR(bone(m, p, "free").a, 1, 1e-9);
+	bb_pose_free(p);
+	o.skin = bb_model_find_skin(m, arm, "armed");
+	ck_assert_int_gt(o.skin, 0);
+	p = pose_at(m, "a", 0, &o);
+	dl = bb_pose_drawlist(p);
+	ck_assert_int_eq(bb_pose_bone_active(p, b_arm), 1);
+	ck_assert_int_eq(bb_pose_bone_active(p, b_hand), 1);
+	ck_assert_int_eq(dl->count, 2);
+	ck_assert_str_eq(bb_pose_slot_display_name(p, 0), "g");
+	/* y up: the target at Spine (0, 10) turns free by +90 degrees; its x
+	 * axis is Spine (0, 1), the pose's (0, -1) */
+	NEAR(bone(m, p, "free").a, 0, 1e-9);
+	NEAR(bone(m, p, "free").b, -1, 1e-9);
+	bb_pose_free(p);
+	bb_model_free(m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("spine");
@@ -489,6 +579,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, pma_page_every_filter);
 	tcase_add_test(tc, bezier_rotation);
 	tcase_add_test(tc, linked_mesh);
+	tcase_add_test(tc, physics_step_count);
+	tcase_add_test(tc, skin_required);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -130,6 +130,10 @@ const bb_drawlist *bb_pose_drawlist(const bb_pose *p);
 int bb_pose_bone_count(const bb_pose *p);
 /* World matrix of a bone in the figure's space (before any view). */
 bb_affine bb_pose_bone_world(const bb_pose *p, int bone);
+/* 1 when the bone is active under the evaluation's skins (Spine's
+ * skin-required bones: an inactive bone is not updated and the slots on
+ * it are not drawn); 0 otherwise or out of range. */
+int bb_pose_bone_active(const bb_pose *p, int bone);
 /* Slots in paint order (back to front): slot index at position i. */
 int bb_pose_slot_order(const bb_pose *p, int i);
 int bb_pose_slot_display(const bb_pose *p, int slot);
