@@ -534,62 +534,78 @@ static bb_status physics_timeline(struct bb__sp_anim *am, int c, const char *kin
 
 /* ---- animations -------------------------------------------------------- */
 
+/* An animation's parts, in the runtime's order (slots, bones, constraints,
+ * attachments, draw order, events): 4.x, where 4.0 keeps deform keys in a
+ * top-level `deform` part (4.1 moved them into `attachments`), and 3.8. */
+enum part {
+	P_SLOTS, P_BONES, P_IK, P_TRANSFORM, P_PATH, P_PHYSICS, P_ATTACHMENTS,
+	P_DEFORM, P_DRAW_ORDER, P_EVENTS
+};
+
+static const struct part_name { const char *name; enum part part; } parts4[] = {
+	{ "slots", P_SLOTS }, { "bones", P_BONES }, { "ik", P_IK },
+	{ "transform", P_TRANSFORM }, { "path", P_PATH }, { "physics", P_PHYSICS },
+	{ "attachments", P_ATTACHMENTS }, { "deform", P_DEFORM },
+	{ "drawOrder", P_DRAW_ORDER }, { "events", P_EVENTS }
+}, parts3[] = {
+	{ "slots", P_SLOTS }, { "bones", P_BONES }, { "ik", P_IK },
+	{ "transform", P_TRANSFORM }, { "path", P_PATH }, { "deform", P_DEFORM },
+	{ "drawOrder", P_DRAW_ORDER }, { "draworder", P_DRAW_ORDER },
+	{ "events", P_EVENTS }
+};
+
+static bb_status read_part(struct bb__sp_anim *am, enum part part, json_t *v)
+{
+	switch (part) {
+	case P_SLOTS: return each_named(am, v, "slot", find_slot, 1, slot_timeline);
+	case P_BONES: return each_named(am, v, "bone", find_bone, 1, bone_or_inherit);
+	case P_IK: return each_named(am, v, "IK constraint", find_ik, 0, ik_timeline);
+	case P_TRANSFORM:
+		return each_named(am, v, "transform constraint", find_tc, 0, tc_timeline);
+	case P_PATH: return each_named(am, v, "path constraint", find_path, 1, path_timeline);
+	case P_PHYSICS:
+		return each_named(am, v, "physics constraint", find_physics, 1,
+		                  physics_timeline);
+	case P_ATTACHMENTS: return bb__sp_attachment_timelines(am, v, 0);
+	case P_DEFORM: return bb__sp_attachment_timelines(am, v, 1);
+	case P_DRAW_ORDER: return bb__sp_draw_order(am, v);
+	case P_EVENTS: return bb__sp_events(am, v);
+	}
+	return BB_OK;
+}
+
 static bb_status read_animation(struct bb__sp_anim *am, json_t *map)
 {
 	bb__sp *sp = am->sp;
-	static const char *const known4[] = {
-		"slots", "bones", "ik", "transform", "path", "physics", "attachments",
-		"drawOrder", "events"
-	};
-	static const char *const known3[] = {
-		"slots", "bones", "ik", "transform", "path", "deform", "drawOrder",
-		"draworder", "events"
-	};
-	const char *const *known = sp->v3 ? known3 : known4;
+	const struct part_name *parts = sp->v3 ? parts3 : parts4;
+	size_t nparts = sp->v3 ? sizeof parts3 / sizeof parts3[0]
+	                       : sizeof parts4 / sizeof parts4[0], i;
 	bb__jiter it;
 	json_t *v;
-	int i;
 	bb_status s;
 
 	if ((s = bb__jexpect_object(&sp->j, map)) != BB_OK)
 		return s;
-	/* in the runtime's order: slots, bones, constraints, attachments,
-	 * draw order, events */
-	for (i = 0; i < 9; i++) {
+	for (i = 0; i < nparts; i++) {
+		enum part part = parts[i].part;
 		size_t mark;
 
-		if (!(v = bb__jget(map, known[i])))
+		if (!(v = bb__jget(map, parts[i].name)))
 			continue;
-		mark = bb__jpath_key(&sp->j.path, known[i]);
-		if (i >= 2 && i <= 5 && bb__jkind_of(v, NULL) != BB_JK_OBJECT && !(sp->v3 && i == 5))
+		mark = bb__jpath_key(&sp->j.path, parts[i].name);
+		if (part >= P_IK && part <= P_DEFORM && bb__jkind_of(v, NULL) != BB_JK_OBJECT)
 			return bb__jfail(&sp->j, NULL, "expected an object, found %s",
 			                 bb__json_type_name(v));
-		switch (i) {
-		case 0: s = each_named(am, v, "slot", find_slot, 1, slot_timeline); break;
-		case 1: s = each_named(am, v, "bone", find_bone, 1, bone_or_inherit); break;
-		case 2: s = each_named(am, v, "IK constraint", find_ik, 0, ik_timeline); break;
-		case 3: s = each_named(am, v, "transform constraint", find_tc, 0, tc_timeline);
-			break;
-		case 4: s = each_named(am, v, "path constraint", find_path, 1, path_timeline);
-			break;
-		case 5: s = sp->v3 ? bb__sp_attachment_timelines(am, v, 1)
-		                   : each_named(am, v, "physics constraint", find_physics, 1,
-		                                physics_timeline);
-			break;
-		case 6: s = sp->v3 ? bb__sp_draw_order(am, v) : bb__sp_attachment_timelines(am, v, 0); break;
-		case 7: s = bb__sp_draw_order(am, v); break;   /* 4.x drawOrder, 3.8 draworder */
-		default: s = bb__sp_events(am, v); break;
-		}
-		if (s != BB_OK)
+		if ((s = read_part(am, part, v)) != BB_OK)
 			return s;
 		bb__jpath_pop(&sp->j.path, mark);
 	}
 	if ((s = bb__jeach_member(&sp->j, map, NULL, 0, &it)) != BB_OK)
 		return s;
 	while (bb__jnext(&it, &v)) {
-		for (i = 0; i < 9 && strcmp(it.key, known[i]) != 0; i++)
+		for (i = 0; i < nparts && strcmp(it.key, parts[i].name) != 0; i++)
 			;
-		if (i == 9)
+		if (i == nparts)
 			return bb__jfail(&sp->j, NULL, "unknown animation part");
 	}
 	return BB_OK;

@@ -6,6 +6,9 @@ corners, mesh and clipping vertices, for every animation the oracle holds:
 spineboy_4.2/<anim>.json[.gz] and examples/<example>/<stem>/<anim>.json.gz.
 Each is compared from the JSON export and, with --skel, also from the binary
 `.skel` beside it (the same oracle: the binary holds the same skeleton).
+The spineboy 4.0 and 4.1 exports hold the same skeleton as the 4.2 one
+(the same keys at the same times, exported by older editors), so the 4.2
+oracle is theirs too: they are compared with it as well.
 
 usage: compare-spine.py [--skel] [--only SUBSTR] BONEBAKE SHARED_DIR [CORPUS_DIR]
 Exits 77 (skip) when the oracle or the corpus files it refers to are
@@ -62,6 +65,21 @@ def locate(meta, corpus_root):
     return None
 
 
+# Exports of the same skeleton by other Spine versions, by the oracle's.
+SAME_SKELETON = {"spineboy_4.2": ("spineboy_4.0", "spineboy_4.1")}
+
+
+def exports(ske):
+    """ske and the other versions' exports of the same skeleton."""
+    folder = os.path.dirname(ske)
+    out = [ske]
+    for other in SAME_SKELETON.get(os.path.basename(folder), ()):
+        alt = os.path.join(os.path.dirname(folder), other, os.path.basename(ske))
+        if os.path.exists(alt):
+            out.append(alt)
+    return out
+
+
 def run_pose(bonebake, ske, meta):
     # --once: floor(d*fps)+1 frames, at least the oracle's ceil(d*fps);
     # frames are matched by time
@@ -92,14 +110,14 @@ def main():
         if ske is None:
             missing += 1
             continue
-        jobs.append((of, o, ske))
-        if skel:
-            bin_path = os.path.splitext(ske)[0] + ".skel"
-            if not os.path.exists(bin_path):
-                print(f"FAIL {os.path.relpath(bin_path, corpus_root)}: no binary export "
-                      f"beside the JSON")
+        for path in exports(ske):
+            jobs.append((of, o, path))
+            bin_path = os.path.splitext(path)[0] + ".skel"
+            if skel and not os.path.exists(bin_path):
+                print(f"FAIL {bin_path}: no binary export beside the JSON")
                 return 1
-            jobs.append((of, o, bin_path))
+            if skel:
+                jobs.append((of, o, bin_path))
     if not jobs:
         print(f"SKIP: the corpus files the oracle refers to are absent ({missing} files)")
         return 77
@@ -108,7 +126,8 @@ def main():
         results = ex.map(lambda j: run_pose(bonebake, j[2], j[1]["meta"]), jobs)
         for (of, o, ske), r in zip(jobs, results):
             meta = o["meta"]
-            name = f"{os.path.basename(ske)} {meta['animation']}"
+            name = (f"{os.path.basename(os.path.dirname(ske))}/{os.path.basename(ske)} "
+                    f"{meta['animation']}")
             if r.returncode != 0:
                 print(f"FAIL {name}: bonebake exited {r.returncode}: {r.stderr.strip()}")
                 failed += 1
