@@ -349,8 +349,9 @@ static void spacing(const bb_pose *p, const bb_constraint *c, double sp,
 		x = setup * p->world[bone].a;
 		y = setup * p->world[bone].b;
 		len = sqrt(x * x + y * y);
-		if (scale)
-			w->lengths[i] = setup < EPSILON ? 0 : len;
+		if (scale)     /* the runtime measures every bone in percent mode */
+			w->lengths[i] = setup < EPSILON && c->u.path.spacing !=
+			                BB_PATH_SP_PERCENT ? 0 : len;
 		switch (c->u.path.spacing) {
 		case BB_PATH_SP_PERCENT:
 			w->spaces[i + 1] = sp;

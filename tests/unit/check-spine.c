@@ -475,6 +475,72 @@ START_TEST(linked_mesh)
 }
 END_TEST
 
+/* Path constraint, rotate mode chainScale: each bone is scaled along its x
+ * axis so that it reaches the next position on the path.  A straight path
+ * from (0, 0) to (200, 0), two bones of length 50 and a zero-length tip,
+ * percent spacing 0.5: positions 0, 100, 200; each bone spans 100 where
+ * its length is 50, so its x axis doubles (mix 1), or grows by 1.5 at
+ * mixRotate 0.5 ((100 / 50 - 1) * 0.5 + 1).  Then a curved path, every
+ * mix below 1 and the tip of zero length: the official runtime (spine-core
+ * 4.2.119) puts the bones at the matrices below (Spine's a b c d x y). */
+#define CHAIN_DOC(verts, lengths, mixes) HEAD "\"bones\":[{\"name\":\"root\"}," \
+	"{\"name\":\"b1\",\"parent\":\"root\",\"length\":50,\"rotation\":10}," \
+	"{\"name\":\"b2\",\"parent\":\"b1\",\"x\":50,\"length\":50}," \
+	"{\"name\":\"b3\",\"parent\":\"b2\",\"x\":50,\"length\":0}]," \
+	"\"slots\":[{\"name\":\"p\",\"bone\":\"root\",\"attachment\":\"path\"}]," \
+	"\"path\":[{\"name\":\"pc\",\"bones\":[\"b1\",\"b2\",\"b3\"],\"target\":\"p\"," \
+	"\"rotateMode\":\"chainScale\",\"spacingMode\":\"percent\"," mixes "}]," \
+	"\"skins\":[{\"name\":\"default\",\"attachments\":{\"p\":{\"path\":{\"type\":\"path\"," \
+	"\"constantSpeed\":true,\"vertexCount\":" verts "," lengths "}}}}]}"
+
+START_TEST(path_chain_scale)
+{
+	static const double spine[3][6] = {
+		{ 2.073307, -0.104587, 0.218038, 0.994516, 30.518566, 20.768532 },
+		{ 1.904876, 0.031071, -0.059216, 0.999517, 142.065968, 30.220496 },
+		{ 0.998395, 0.056632, -0.056632, 0.998395, 243.02279, 18.813393 }
+	};
+	static const char *const names[3] = { "b1", "b2", "b3" };
+	bb_model *m = load(CHAIN_DOC("6", "\"lengths\":[200],\"vertices\":[-10,0,0,0,"
+	                             "66.667,0,133.333,0,200,0,210,0]",
+	                             "\"spacing\":0.5,\"mixRotate\":1"));
+	bb_pose *p = pose_at(m, NULL, 0, NULL);
+	int i;
+
+	NEAR(bone(m, p, "b1").a, 2, 1e-4);
+	NEAR(bone(m, p, "b1").b, 0, 1e-4);
+	NEAR(bone(m, p, "b2").tx, 100, 1e-3);
+	NEAR(bone(m, p, "b2").a, 2, 1e-4);
+	NEAR(bone(m, p, "b3").tx, 200, 1e-3);
+	bb_pose_free(p);
+	bb_model_free(m);
+	m = load(CHAIN_DOC("6", "\"lengths\":[200],\"vertices\":[-10,0,0,0,"
+	                   "66.667,0,133.333,0,200,0,210,0]",
+	                   "\"spacing\":0.5,\"mixRotate\":0.5"));
+	p = pose_at(m, NULL, 0, NULL);
+	NEAR(hypot(bone(m, p, "b1").a, bone(m, p, "b1").b), 1.5, 1e-4);
+	bb_pose_free(p);
+	bb_model_free(m);
+	m = load(CHAIN_DOC("9", "\"lengths\":[250,500],\"vertices\":[-10,0,0,0,60,40,"
+	                   "140,80,200,0,260,-40,300,100,400,0,410,0]",
+	                   "\"spacing\":0.3,\"position\":0.1,\"mixRotate\":0.7,"
+	                   "\"mixX\":0.8,\"mixY\":0.9"));
+	p = pose_at(m, NULL, 0, NULL);
+	for (i = 0; i < 3; i++) {
+		bb_affine b = bone(m, p, names[i]);
+
+		NEAR(b.a, spine[i][0], 1e-5);
+		NEAR(b.b, -spine[i][2], 1e-5);
+		NEAR(b.c, spine[i][1], 1e-5);
+		NEAR(b.d, -spine[i][3], 1e-5);
+		NEAR(b.tx, spine[i][4], 1e-4);
+		NEAR(b.ty, -spine[i][5], 1e-4);
+	}
+	bb_pose_free(p);
+	bb_model_free(m);
+}
+END_TEST
+
 /* Physics at 60 Hz sampled at 60 fps: frame i has had exactly i steps,
  * whatever the floating point of i / 60 (before, steps were counted by
  * summing times, and some frames skipped one and the next doubled it).
@@ -580,6 +646,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, bezier_rotation);
 	tcase_add_test(tc, linked_mesh);
 	tcase_add_test(tc, physics_step_count);
+	tcase_add_test(tc, path_chain_scale);
 	tcase_add_test(tc, skin_required);
 	suite_add_tcase(s, tc);
 	return s;
