@@ -26,7 +26,7 @@ static const char help[] =
 	"\n"
 	"Runs the jobs a manifest lists (JSON: {\"jobs\": [{\"name\", \"command\",\n"
 	"\"input\", \"output\", \"animations\", \"options\"}]}; paths relative to\n"
-	"the manifest; see README), each as `bonebake COMMAND INPUT -o OUTPUT\n"
+	"the manifest; see docs/cli.md), each as `bonebake COMMAND INPUT -o OUTPUT\n"
 	"[options]`.  A job whose outputs are current is skipped: the record\n"
 	"OUTPUT/.bonebake-batch.json holds a SHA-256 key over the bonebake\n"
 	"version, the command, its options and every file it read.  Jobs run in\n"

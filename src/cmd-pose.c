@@ -1,5 +1,5 @@
 /* bonebake pose FILE: bone world matrices, slots and draw lists as JSON,
- * in the schema of ../shared/oracle/README.md, for number-by-number
+ * in the schema of the official-runtime oracle files (docs/cli.md, pose), for number-by-number
  * comparison with other runtimes. */
 #include "config.h"
 

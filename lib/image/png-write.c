@@ -5,7 +5,7 @@
  * have grown to the frame size.
  *
  * Settings were chosen by measurement on real frames and sheets
- * (scripts/bench png, README "PNG output"): libdeflate beat libpng + zlib
+ * (scripts/bench png, docs/cli.md "PNG output"): libdeflate beat libpng + zlib
  * at every size, and filter None beat the other filters on corpus frames
  * and sheets at every level. */
 #include "config.h"
@@ -42,7 +42,7 @@ struct bb_png_encoder {
  * On corpus frames and sheet pages every other filter, adaptive included,
  * gave files 10-20 % larger at every level, and took longer; only flat
  * shaded sample frames did better with Up or adaptive, at levels 1-4
- * (scripts/bench png, README "PNG output"). */
+ * (scripts/bench png, docs/cli.md "PNG output"). */
 static bb_png_filter level_filter(int level)
 {
 	(void)level;

@@ -21,7 +21,7 @@
  *   CanvasWidth/Height, Margin*   -> the animation's stage
  * Values that stay equal from frame to frame share one stepped key.
  *
- * Choices where the format is unconfirmed or silent (README "SSAJSON"):
+ * Choices where the format is unconfirmed or silent (docs/formats/ssajson.md):
  *   - 1.0.4 vertex colours are 32-bit integers packed ARGB (the binary
  *     writer's packing: A, the blend rate, in the top byte); negative
  *     values are read as their unsigned 32-bit pattern.  The colour label

@@ -89,7 +89,7 @@ static double item_scale(cairo_t *cr, const bb_draw_item *it, const int *idx,
 }
 
 /* GOOD: the mip level n picked is the largest with scale * 2^n <= 0.75,
- * so the texture is sampled at 0.375..0.75 of its level's pixels (README
+ * so the texture is sampled at 0.375..0.75 of its level's pixels (docs/cli.md
  * has the measurements that chose the threshold). */
 #define MIP_THRESHOLD 0.75
 

@@ -1,5 +1,5 @@
 /* bonebake — the frames.json that `bonebake render` writes beside each
- * animation's frames (see README, "render"), written and read here: what
+ * animation's frames (see docs/cli.md, "render"), written and read here: what
  * the gallery, `pack` and other tools built on render output need. */
 #ifndef BONEBAKE_OUTPUT_H
 #define BONEBAKE_OUTPUT_H

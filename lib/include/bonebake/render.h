@@ -12,7 +12,7 @@ extern "C" {
 /* How textures are sampled.  All three are bilinear at and above full
  * size; they differ for textures drawn smaller than their pixels.
  * Zero (DEFAULT) means GOOD, the best quality per millisecond measured
- * (README, "Texture filters"). */
+ * (docs/cli.md, "Texture filters"). */
 typedef enum bb_filter {
 	BB_FILTER_DEFAULT = 0,
 	BB_FILTER_FAST,        /* bilinear from the full-size texture (aliases

@@ -11,7 +11,7 @@
 extern "C" {
 #endif
 
-/* A closed set.  The CLI maps them to exit codes (see README). */
+/* A closed set.  The CLI maps them to exit codes (see docs/cli.md). */
 typedef enum bb_status {
 	BB_OK = 0,
 	BB_ERR_USAGE,     /* bad argument from the caller (options, names) */
