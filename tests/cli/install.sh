@@ -116,4 +116,16 @@ for code in 0 1 2 3 4 5 6 70; do
 	grep -q "^ *$code  *[a-zA-Z/]" "$T/man.txt" || fail "man page's EXIT STATUS lacks $code"
 done
 checks=$((checks + 2))
+# EXAMPLES (README's command examples) and the documentation it points to
+grep -q '^EXAMPLES' "$T/man.txt" || fail "man page has no EXAMPLES"
+grep -q 'bonebake render samples/humanoid.json' "$T/man.txt" ||
+	fail "man page's EXAMPLES lacks the render example"
+docdir=$(find "$D" -type d -path '*/doc/bonebake' | head -n 1)
+[ -n "$docdir" ] || fail "no share/doc/bonebake installed"
+for f in README.md docs/cli.md docs/architecture.md docs/formats/spine.md; do
+	[ -s "$docdir/$f" ] || fail "$f not installed in $docdir"
+done
+grep -q "$(echo "$docdir" | sed "s|^$D||")" "$T/man.txt" ||
+	fail "man page's SEE ALSO does not name $docdir"
+checks=$((checks + 3))
 pass
