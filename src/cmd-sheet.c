@@ -195,7 +195,7 @@ static int write_extras(struct sheet_run *run, const anim_opts *ao,
 
 				snprintf(arm, sizeof arm, "%s/%.*s", dest,
 				         (int)(slash - jb->dir), jb->dir);
-				if (mkdir(arm, 0755) != 0 && errno != EEXIST) {
+				if (mkdir(arm, 0777) != 0 && errno != EEXIST) {
 					fprintf(stderr, "bonebake: %s: cannot create folder: %s\n",
 					        arm, strerror(errno));
 					rc = EXIT_IO;

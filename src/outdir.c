@@ -111,6 +111,8 @@ static int make_stage(outdir *d, const char *templ)
 	snprintf(d->stage, sizeof d->stage, "%s", templ);
 	if (!mkdtemp(d->stage))
 		return -1;
+	/* mkdtemp makes it 0700; the folder it becomes gets mkdir's mode */
+	chmod(d->stage, bb_new_file_mode(0777));
 	snprintf(lock, sizeof lock, "%s/%s", d->stage, LOCK);
 	d->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (d->lock_fd < 0 || flock(d->lock_fd, LOCK_EX | LOCK_NB) != 0) {
@@ -248,7 +250,7 @@ int outdir_mkdir(const outdir *d, const char *rel)
 {
 	char p[OUTDIR_PATH_MAX];
 
-	if (!outdir_path(d, rel, p, sizeof p) || mkdir(p, 0755) != 0) {
+	if (!outdir_path(d, rel, p, sizeof p) || mkdir(p, 0777) != 0) {
 		fprintf(stderr, "bonebake: %s/%s: cannot create folder: %s\n", d->dest,
 		        rel, strerror(errno));
 		return EXIT_IO;

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "outdir.h"
@@ -109,6 +110,8 @@ int pending_add(pending *p, const char *final, const char **staged)
 		fprintf(stderr, "bonebake: %s: cannot write: %s\n", final, strerror(errno));
 		return EXIT_IO;
 	}
+	/* mkstemp makes it 0600; the file it becomes gets open's mode */
+	fchmod(fd, bb_new_file_mode(0666));
 	close(fd);
 	if (p->n == 0)
 		cli_stage_hold();        /* a signal now cleans up */

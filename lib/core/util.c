@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,6 +141,21 @@ static bb_status write_special(const char *path, const void *data, size_t size,
 	return BB_OK;
 }
 
+static mode_t process_umask;
+static pthread_once_t umask_once = PTHREAD_ONCE_INIT;
+
+static void read_umask(void)
+{
+	process_umask = umask(022);
+	umask(process_umask);
+}
+
+unsigned bb_new_file_mode(unsigned base)
+{
+	pthread_once(&umask_once, read_umask);
+	return base & ~(unsigned)process_umask & 07777;
+}
+
 bb_status bb_file_write_atomic(const char *path, const void *data, size_t size,
                                bb_error *err)
 {
@@ -159,7 +175,7 @@ bb_status bb_file_write_atomic(const char *path, const void *data, size_t size,
 	if (fd < 0)
 		return bb_error_set(err, BB_ERR_IO, path, NULL, "cannot create: %s",
 		                    strerror(errno));
-	fchmod(fd, 0644);
+	fchmod(fd, bb_new_file_mode(0666));
 	f = fdopen(fd, "wb");
 	if (!f) {
 		close(fd);
@@ -196,7 +212,7 @@ bb_status bb_mkdirs(const char *path, int *created, bb_error *err)
 		if (buf[i] != '/' && buf[i] != '\0')
 			continue;
 		buf[i] = '\0';
-		if (mkdir(buf, 0755) == 0) {
+		if (mkdir(buf, 0777) == 0) {
 			if (i == n && created)
 				*created = 1;
 		} else if (errno != EEXIST) {

@@ -134,7 +134,7 @@ bb_status bb_anim_open(const char *path, int width, int height,
 		free(w);
 		return s;
 	}
-	fchmod(fd, 0644);
+	fchmod(fd, bb_new_file_mode(0666));
 	w->f = fdopen(fd, "w+b");
 	if (!w->f) {
 		close(fd);
