@@ -4,6 +4,8 @@ lib_libbonebake_core_la_SOURCES += \
 	lib/core/util.c \
 	lib/core/util.h \
 	lib/core/names.c \
+	lib/core/foreign.c \
+	lib/core/foreign.h \
 	lib/core/names.h \
 	lib/core/sha256.c \
 	lib/core/sha256.h

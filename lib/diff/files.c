@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bonebake/diff.h"
+#include "core/foreign.h"
 #include "core/util.h"
 #include "diff/internal.h"
 
@@ -156,6 +157,14 @@ static bb_status compare_decoded(const bb_image *a, const bb_image *b,
 	return bb_diff_images(a, b, opts, res, diff_out, err);
 }
 
+static bb_status not_png(const char *path, const struct blob *b, bb_error *err)
+{
+	const char *what = bb__foreign_file(b->data, b->size);
+
+	return bb_error_set(err, BB_ERR_INPUT, path, NULL, "not a PNG file%s%s",
+	                    what ? ": " : " (bad signature or header)", what ? what : "");
+}
+
 bb_status bb_diff_files(const char *path_a, const char *path_b,
                         const bb_diff_options *opts, bb_diff_result *res,
                         bb_image **diff_out, bb_error *err)
@@ -178,13 +187,11 @@ bb_status bb_diff_files(const char *path_a, const char *path_b,
 	if (s != BB_OK)
 		goto fail;
 	if (!bb_png_size(fa.data, fa.size, &aw, &ah)) {
-		s = bb_error_set(err, BB_ERR_INPUT, path_a, NULL,
-		                 "not a PNG file (bad signature or header)");
+		s = not_png(path_a, &fa, err);
 		goto fail;
 	}
 	if (!bb_png_size(fb.data, fb.size, &bw, &bh)) {
-		s = bb_error_set(err, BB_ERR_INPUT, path_b, NULL,
-		                 "not a PNG file (bad signature or header)");
+		s = not_png(path_b, &fb, err);
 		goto fail;
 	}
 	res->a_width = aw;

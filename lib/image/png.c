@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bonebake/image.h"
+#include "core/foreign.h"
 #include "core/util.h"
 #include "image/png-int.h"
 
@@ -112,8 +113,12 @@ bb_status bb__png_read_libpng(const void *data, size_t size, const char *name,
 	int depth, ctype, y;
 
 	*out = NULL;
-	if (size < 8 || png_sig_cmp(data, 0, 8) != 0)
-		return bb_error_set(err, BB_ERR_INPUT, name, NULL, "not a PNG file");
+	if (size < 8 || png_sig_cmp(data, 0, 8) != 0) {
+		const char *what = bb__foreign_file(data, size);
+
+		return bb_error_set(err, BB_ERR_INPUT, name, NULL, "not a PNG file%s%s",
+		                    what ? ": " : "", what ? what : "");
+	}
 	png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error,
 	                             on_warning);
 	if (!png)

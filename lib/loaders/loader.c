@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/foreign.h"
 #include "loaders/loader.h"
 
 static const bb__loader loaders[] = {
@@ -245,12 +246,17 @@ bb_status bb__load_image(bb__load_ctx *c, const bb__ref *r, unsigned flags,
 
 /* ---- the driver ------------------------------------------------------------- */
 
-/* "not a format bonebake reads (a, b, ...)", listing the loader table. */
-static bb_status not_a_format(const char *name, bb_error *err)
+/* "not a format bonebake reads (a, b, ...)", listing the loader table;
+ * for a file recognised as something else, what it is and what to do. */
+static bb_status not_a_format(const char *name, const char *data, size_t size,
+                              bb_error *err)
 {
+	const char *what = bb__foreign_file(data, size);
 	char list[256];
 	size_t i, n = 0;
 
+	if (what)
+		return bb_error_set(err, BB_ERR_INPUT, name, NULL, "%s", what);
 	list[0] = '\0';
 	for (i = 0; i < NLOADERS && n < sizeof list; i++)
 		n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "",
@@ -318,11 +324,11 @@ static bb_status load(const char *data, size_t size, const char *path,
 		s = bb__xml_parse(data, size, name, (size_t)o->max_keys + 100000,
 		                  BB__XML_EXTERNAL_DOCTYPE, &xml, err);
 	else
-		return not_a_format(name, err);
+		return not_a_format(name, data, size, err);
 	if (s != BB_OK)
 		return s;
 	if (!o->format && !(ld = pick(data, size, path, NULL, kind))) {
-		s = not_a_format(name, err);
+		s = not_a_format(name, data, size, err);
 		goto done;
 	}
 	if (!(c = calloc(1, sizeof *c))) {
