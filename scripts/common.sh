@@ -10,12 +10,14 @@ JOBS=$(nproc 2>/dev/null || echo 2)
 
 PACKAGES="build-essential autoconf automake libtool pkg-config libcairo2-dev \
 libpng-dev libdeflate-dev libjansson-dev libexpat1-dev check python3 help2man parallel \
-libwebp-dev libgif-dev zlib1g-dev fonts-dejavu-core"
+libwebp-dev libgif-dev zlib1g-dev fonts-dejavu-core \
+libavcodec-dev libavformat-dev libavutil-dev libswscale-dev"
 # What scripts/test adds: headless Chromium (diff HTML report, the gallery, engine round
-# trips), man (the man page test); nodejs and npm only where no node/npm
+# trips), man (the man page test), ffmpeg (ffprobe reads the videos
+# back); nodejs and npm only where no node/npm
 # is on the PATH (NodeSource's nodejs bundles npm and conflicts with
 # Debian's).
-TEST_PACKAGES="chromium man-db clang libclang-rt-14-dev"
+TEST_PACKAGES="chromium man-db clang libclang-rt-14-dev ffmpeg"
 command -v node >/dev/null 2>&1 || TEST_PACKAGES="$TEST_PACKAGES nodejs"
 command -v npm >/dev/null 2>&1 || TEST_PACKAGES="$TEST_PACKAGES npm"
 # npm packages the tests compare against, pinned by tests/node/package-lock.json
@@ -33,7 +35,9 @@ install_deps() {
 	optional=${2:-}
 	if ! command -v dpkg-query >/dev/null 2>&1; then
 		[ -n "$optional" ] && return 0
-		for pc in cairo libpng jansson expat check libwebpmux libwebpdemux zlib; do
+		video="libavcodec libavformat libavutil libswscale"
+		case "${BONEBAKE_CONFIGURE_FLAGS:-}" in *--without-video*) video= ;; esac
+		for pc in cairo libpng jansson expat check libwebpmux libwebpdemux zlib $video; do
 			pkg-config --exists "$pc" 2>/dev/null ||
 				{ echo "missing $pc (not a Debian system: install it with your package manager)" >&2; exit 1; }
 		done

@@ -16,19 +16,25 @@ static const char help[] =
 	"\n"
 	"Renders animations of FILE exactly as `bonebake render` would (same\n"
 	"canvas, frame count and frame times) into one animated file each.\n"
-	"The format comes from OUT's extension (.webp, .gif, .png or .apng) or\n"
-	"--format.  With several animations, --all, or OUT an existing folder,\n"
-	"OUT is a folder: OUT/<armature>/<anim>.<ext> (default format webp).\n"
+	"The format comes from OUT's extension (.webp, .gif, .png, .apng, .webm,\n"
+	".mp4 or .mov) or --format.  With several animations, --all, or OUT an\n"
+	"existing folder, OUT is a folder: OUT/<armature>/<anim>.<ext> (default\n"
+	"format webp).\n"
 	"Looping animations loop forever, others play once (--loop/--once\n"
 	"override).  Frame i lasts from i/fps to (i+1)/fps, rounded to the\n"
 	"format's delay unit at the ends (WebP, APNG: 1 ms; GIF: 10 ms), so the\n"
 	"total stays right.  WebP is lossless with full alpha unless --quality;\n"
 	"GIF has a palette per frame (giflib's quantizer) and one transparent\n"
 	"entry for alpha below 128 (--bg COLOR flattens instead); APNG is\n"
-	"lossless RGBA.  Nothing is written unless every animation succeeds.\n"
+	"lossless RGBA.  Videos have the animation's exact frame rate, one video\n"
+	"frame per rendered frame, and play once (--loop-count N: the cycle N\n"
+	"times): webm is VP9 with alpha (yuva420p), mp4 H.264 yuv420p over --bg\n"
+	"(default white; an odd width or height gets one more column or row of\n"
+	"it), mov ProRes 4444 with alpha (yuva444p10le).  Nothing is written\n"
+	"unless every animation succeeds.\n"
 	"\n"
 	"  -o, --output OUT     the file (or folder) to write\n"
-	"  --format webp|gif|apng\n"
+	"  --format webp|gif|apng|webm|mp4|mov\n"
 	"                       the format, whatever OUT's extension\n"
 	"  -h, --help           this text\n";
 
@@ -73,7 +79,8 @@ static int choose_output(struct run *r, const fig_opts *fo)
 
 		if (!has_ext)
 			return cli_usage_error("preview", "%s: unknown extension '%s' (use "
-			                       ".webp, .gif, .png or .apng, or --format)",
+			                       ".webp, .gif, .png, .apng, .webm, .mp4 or "
+			                       ".mov, or --format)",
 			                       r->out, dot && !strchr(dot, '/') ? dot : "");
 		r->ao.format = ext;
 		r->ao.has_format = 1;
@@ -144,6 +151,9 @@ static int run_jobs(struct run *r, const fig_opts *fo)
 			break;
 		rc = figure_render_ordered(&r->jobs[i], fo, &r->progress, NULL, NULL,
 		                           anim_job_frame, &x);
+		while (rc == 0 && anim_job_next_cycle(&x))
+			rc = figure_render_ordered(&r->jobs[i], fo, NULL, NULL, NULL,
+			                           anim_job_frame, &x);
 		if (rc == 0)
 			rc = anim_job_end(&x);
 		else
@@ -193,8 +203,9 @@ int cmd_preview(int argc, char **argv)
 			return EXIT_OK;
 		} else if (c == O_FORMAT) {
 			if (!bb_anim_format_parse(optarg, &r.ao.format))
-				return cli_usage_error("preview", "--format takes webp, gif or "
-				                       "apng, not '%s'", optarg);
+				return cli_usage_error("preview", "--format takes webp, gif, "
+				                       "apng, webm, mp4 or mov, not '%s'",
+				                       optarg);
 			r.ao.has_format = 1;
 		} else if ((rc = anim_parse(&r.ao, c, optarg, "preview")) != 1 &&
 		           (rc = fig_parse(&fo, c, optarg, "preview")) != 1) {

@@ -25,9 +25,9 @@ static const char help[] =
 	"renders.\n"
 	"\n"
 	"  -o, --output DIR     output folder (created if missing)\n"
-	"  --preview webp|gif|apng\n"
-	"                       also DIR/<anim>/<anim>.webp|.gif|.apng, an\n"
-	"                       animated file of the same frames (see preview)\n"
+	"  --preview webp|gif|apng|webm|mp4|mov\n"
+	"                       also DIR/<anim>/<anim>.<format>, an animated\n"
+	"                       file or video of the same frames (see preview)\n"
 	"  --png-level N|fast|small\n"
 	"                       PNG compression 0 (none) .. 9 (smallest);\n"
 	"                       fast = 1, small = 9 (default: 1, or 6 for\n"
@@ -208,6 +208,8 @@ static int render_job(const outdir *od, const fig_job *j, int njobs,
 		return rc;
 	rc = figure_render_ordered(j, fo, progress, write_frame, sc,
 	                           anim_job_frame, &x);
+	while (rc == 0 && anim_job_next_cycle(&x))   /* --loop-count: video */
+		rc = figure_render_ordered(j, fo, NULL, NULL, NULL, anim_job_frame, &x);
 	if (rc == 0)
 		rc = anim_job_end(&x);
 	else

@@ -24,8 +24,8 @@ static const char help[] =
 	"fps, loop flag and events where the format has a place for them.\n"
 	"\n"
 	"  -o, --output DIR     output folder (created if missing)\n"
-	"  --preview webp|gif|apng\n"
-	"                       also DIR/<anim>.webp|.gif|.apng, an animated file\n"
+	"  --preview webp|gif|apng|webm|mp4|mov\n"
+	"                       also DIR/<anim>.<format>, an animated file or video\n"
 	"                       of the same frames (see preview), written once the\n"
 	"                       sheet is\n"
 	"  -h, --help           this text\n";
@@ -216,12 +216,14 @@ static int write_extras(struct sheet_run *run, const anim_opts *ao,
 		}
 		if ((rc = anim_job_begin(&x, jb, ao, staged, final, cstaged, cpath)) != 0)
 			break;
-		for (i = 0; rc == 0 && i < jb->plan.frames; i++) {
-			bb_image *whole = whole_frame(&run->frames[j], i, &jb->plan);
+		do {
+			for (i = 0; rc == 0 && i < jb->plan.frames; i++) {
+				bb_image *whole = whole_frame(&run->frames[j], i, &jb->plan);
 
-			rc = whole ? anim_job_frame(i, whole, &x) : EXIT_INTERNAL;
-			bb_image_free(whole);
-		}
+				rc = whole ? anim_job_frame(i, whole, &x) : EXIT_INTERNAL;
+				bb_image_free(whole);
+			}
+		} while (rc == 0 && anim_job_next_cycle(&x));
 		if (rc == 0)
 			rc = anim_job_end(&x);
 		else

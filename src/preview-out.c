@@ -11,17 +11,27 @@
 #include "outdir.h"
 #include "preview-out.h"
 
-enum { O_PREVIEW = ANIM_OPT_BASE, O_QUALITY, O_CONTACT };
+enum { O_PREVIEW = ANIM_OPT_BASE, O_QUALITY, O_LOOP_COUNT, O_BITRATE, O_CONTACT };
 
 static const struct option anim_options[] = {
 	{ "preview", required_argument, NULL, O_PREVIEW },
 	{ "quality", required_argument, NULL, O_QUALITY },
+	{ "loop-count", required_argument, NULL, O_LOOP_COUNT },
+	{ "video-bitrate", required_argument, NULL, O_BITRATE },
 	{ "contact-sheet", required_argument, NULL, O_CONTACT },
 };
 
 const char anim_help[] =
 	"Previews:\n"
-	"  --quality N          WebP: lossy at quality N (0..100; default lossless)\n"
+	"  --quality N          WebP: lossy at quality N (0..100; default lossless);\n"
+	"                       webm: VP9 CRF 0..63 (default 32), mp4: x264 CRF\n"
+	"                       0..51 (default 23), mov: ProRes quantiser 1..31\n"
+	"                       (lower is better for the three)\n"
+	"  --video-bitrate RATE webm, mp4: aim at RATE bits/s (e.g. 800k, 2M)\n"
+	"                       instead of a constant quality\n"
+	"  --loop-count N       play the cycle N times (1..65535): the loop count\n"
+	"                       of a WebP, GIF or APNG, the cycle N times over in\n"
+	"                       a video (rendered again each time)\n"
 	"  --contact-sheet FILE.png\n"
 	"                       every frame in a grid with its index and time\n"
 	"                       (several animations: FILE-<anim>.png each)\n";
@@ -32,7 +42,7 @@ void anim_merge_options(struct option *tab, int n, int with_preview)
 
 	while (tab[k].name)
 		k++;
-	for (i = with_preview ? 0 : 1; i < 3 && k < n - 1; i++)
+	for (i = with_preview ? 0 : 1; i < 5 && k < n - 1; i++)
 		tab[k++] = anim_options[i];
 	memset(&tab[k], 0, sizeof tab[k]);
 }
@@ -43,12 +53,31 @@ void anim_opts_init(anim_opts *o)
 	o->quality = -1;
 }
 
+/* "800000", "800k", "2.5M" (SI: k = 1000) into bits/s, 1..1e9. */
+static int parse_bitrate(const char *s, long long *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s)
+		return 0;
+	if (*end == 'k' || *end == 'K')
+		v *= 1e3, end++;
+	else if (*end == 'M')
+		v *= 1e6, end++;
+	if (*end || !(v >= 1) || v > 1e9)
+		return 0;
+	*out = (long long)(v + 0.5);
+	return 1;
+}
+
 int anim_parse(anim_opts *o, int id, const char *arg, const char *cmd)
 {
 	switch (id) {
 	case O_PREVIEW:
 		if (!bb_anim_format_parse(arg, &o->format)) {
-			cli_usage_error(cmd, "--preview takes webp, gif or apng, not '%s'", arg);
+			cli_usage_error(cmd, "--preview takes webp, gif, apng, webm, mp4 "
+			                "or mov, not '%s'", arg);
 			return -1;
 		}
 		o->has_format = 1;
@@ -56,6 +85,20 @@ int anim_parse(anim_opts *o, int id, const char *arg, const char *cmd)
 	case O_QUALITY:
 		if (!cli_parse_int(arg, 0, 100, &o->quality)) {
 			cli_usage_error(cmd, "--quality takes an integer 0..100, not '%s'", arg);
+			return -1;
+		}
+		return 1;
+	case O_LOOP_COUNT:
+		if (!cli_parse_int(arg, 1, 65535, &o->loop_count)) {
+			cli_usage_error(cmd, "--loop-count takes an integer 1..65535, not "
+			                "'%s'", arg);
+			return -1;
+		}
+		return 1;
+	case O_BITRATE:
+		if (!parse_bitrate(arg, &o->bitrate)) {
+			cli_usage_error(cmd, "--video-bitrate takes bits per second (1 to "
+			                "1000M, e.g. 800k or 2M), not '%s'", arg);
 			return -1;
 		}
 		return 1;
@@ -72,8 +115,30 @@ int anim_parse(anim_opts *o, int id, const char *arg, const char *cmd)
 
 int anim_check(const anim_opts *o, const char *cmd)
 {
-	if (o->quality >= 0 && (!o->has_format || o->format != BB_ANIM_WEBP))
-		return cli_usage_error(cmd, "--quality applies to WebP previews only");
+	int video = o->has_format && bb_anim_format_is_video(o->format);
+	const char *name = bb_anim_format_name(o->format);
+
+	if (video && !bb_anim_video_available())
+		return cli_usage_error(cmd, "%s previews are not built in (configured "
+		                       "--without-video)", name);
+	if (o->quality >= 0 && !video && (!o->has_format || o->format != BB_ANIM_WEBP))
+		return cli_usage_error(cmd, "--quality applies to WebP and video "
+		                       "previews only");
+	if (video && o->quality >= 0) {
+		int lo = o->format == BB_ANIM_MOV, hi = o->format == BB_ANIM_WEBM ? 63 :
+		         o->format == BB_ANIM_MP4 ? 51 : 31;
+
+		if (o->quality < lo || o->quality > hi)
+			return cli_usage_error(cmd, "--quality for %s is %s %d..%d, not %d",
+			                       name, lo ? "a ProRes quantiser" : "a CRF",
+			                       lo, hi, o->quality);
+	}
+	if (o->bitrate && (!video || o->format == BB_ANIM_MOV))
+		return cli_usage_error(cmd, "--video-bitrate applies to webm and mp4 "
+		                       "previews only");
+	if (o->bitrate && o->quality >= 0)
+		return cli_usage_error(cmd, "--quality and --video-bitrate exclude each "
+		                       "other (a constant quality or an average rate)");
 	return 0;
 }
 
@@ -199,13 +264,27 @@ int anim_job_begin(anim_job *x, const fig_job *j, const anim_opts *o,
 	x->sheet_path = sheet_path;
 	x->anim_shown = anim_shown;
 	x->sheet_shown = sheet_shown;
+	x->cycles = 1;
 	if (anim_path) {
 		bb_anim_options ao = { 0 };
+		const bb_rgba white = { 1, 1, 1, 1 };
 
 		ao.format = o->format;
-		ao.loop_count = fa->info.loop ? 0 : 1;
-		ao.lossy = o->quality >= 0;
-		ao.quality = o->quality >= 0 ? o->quality : 0;
+		ao.loop_count = o->loop_count ? o->loop_count : fa->info.loop ? 0 : 1;
+		if (bb_anim_format_is_video(o->format)) {
+			/* a video plays once: the cycles are in the file */
+			ao.loop_count = 0;
+			x->cycles = o->loop_count ? o->loop_count : 1;
+			ao.fps = fa->fps;
+			ao.has_crf = o->quality >= 0;
+			ao.crf = o->quality;
+			ao.bitrate = o->bitrate;
+			ao.background = fa->view.background.a > 0 ? fa->view.background
+			                                          : white;
+		} else if (o->quality >= 0) {
+			ao.lossy = 1;
+			ao.quality = o->quality;
+		}
 		if (o->format == BB_ANIM_GIF && fa->fps > 50)
 			cli_warn("animation \"%s\": %g fps: GIF delays are in 1/100 s and "
 			         "browsers show delays under 0.02 s as 0.1 s (use --fps 50 "
@@ -239,13 +318,21 @@ int anim_job_frame(long i, const bb_image *img, void *user)
 
 	if (cli_interrupted)
 		return 128 + cli_interrupted;    /* stop; main reports it */
-	if (x->anim && bb_anim_add(x->anim, img, bb_plan_frame_time(fa, i + 1),
-	                           &err) != BB_OK)
+	if (x->anim && bb_anim_add(x->anim, img, bb_plan_frame_time(fa, x->cycle *
+	                           fa->frames + i + 1), &err) != BB_OK)
 		return fail_as(&err, x->anim_shown);
-	if (x->sheet && bb_contact_add(x->sheet, i, bb_plan_frame_time(fa, i), img,
+	if (x->sheet && x->cycle == 0 && bb_contact_add(x->sheet, i, bb_plan_frame_time(fa, i), img,
 	                               &err) != BB_OK)
 		return fail_as(&err, x->sheet_shown);
 	return 0;
+}
+
+int anim_job_next_cycle(anim_job *x)
+{
+	if (!x->anim || x->cycle + 1 >= x->cycles)
+		return 0;
+	x->cycle++;
+	return 1;
 }
 
 int anim_job_end(anim_job *x)

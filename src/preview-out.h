@@ -1,5 +1,6 @@
 /* What preview, render and sheet share for the outputs written beside the
- * frames: an animated file per animation (WebP, GIF, APNG) and a contact
+ * frames: an animated file per animation (WebP, GIF, APNG, or a video:
+ * WebM, MP4, MOV) and a contact
  * sheet per animation, both fed in frame order while the frames render,
  * and the list of files that are only renamed into place when the whole
  * run succeeded. */
@@ -16,19 +17,23 @@ typedef struct anim_opts {
 	                              --format (preview) */
 	bb_anim_format format;
 	int quality;               /* --quality N, -1 when not given */
+	int loop_count;            /* --loop-count N, 0 when not given */
+	long long bitrate;         /* --video-bitrate (bits/s), 0 when not given */
 	const char *contact;       /* --contact-sheet FILE.png */
 } anim_opts;
 
 /* Option ids >= ANIM_OPT_BASE belong to these options. */
 enum { ANIM_OPT_BASE = 3000 };
-/* --preview (without_preview: leave it out), --quality, --contact-sheet. */
+/* --preview (without_preview: leave it out), --quality, --loop-count,
+ * --video-bitrate, --contact-sheet. */
 void anim_merge_options(struct option *tab, int n, int with_preview);
 extern const char anim_help[];
 void anim_opts_init(anim_opts *o);
 /* Returns 1 if `id` was one of these options, 0 if not, -1 after a usage
  * error. */
 int anim_parse(anim_opts *o, int id, const char *arg, const char *cmd);
-/* Checks --quality against the format.  Returns an exit code. */
+/* Checks --quality, --video-bitrate against the format, and that a video
+ * format is built in.  Returns an exit code. */
 int anim_check(const anim_opts *o, const char *cmd);
 
 /* Files written under temporary names and renamed together at the end. */
@@ -55,6 +60,8 @@ typedef struct anim_job {
 	const char *sheet_path;
 	const char *anim_shown;     /* the names errors give */
 	const char *sheet_shown;
+	int cycles, cycle;          /* a video holds the frames `cycles` times
+	                               (--loop-count); `cycle` is being fed */
 } anim_job;
 
 /* Opens what is asked for job j: an animated file at anim_path (NULL:
@@ -63,8 +70,12 @@ typedef struct anim_job {
 int anim_job_begin(anim_job *x, const fig_job *j, const anim_opts *o,
                    const char *anim_path, const char *anim_shown,
                    const char *sheet_path, const char *sheet_shown);
-/* The ordered callback for figure_render_ordered (user: the anim_job). */
+/* The ordered callback for figure_render_ordered (user: the anim_job):
+ * frame i of the current cycle. */
 int anim_job_frame(long i, const bb_image *img, void *user);
+/* After every frame was fed once: 1 when the video wants the frames again
+ * (the next --loop-count cycle; the contact sheet is done), else 0. */
+int anim_job_next_cycle(anim_job *x);
 /* Finishes the files.  Returns an exit code. */
 int anim_job_end(anim_job *x);
 /* Drops what is unfinished (after a failure). */

@@ -4,7 +4,7 @@
 #   loaders: model, core, jansson, expat  eval: model, core
 #   raster: eval, image, core, cairo      pack, diff: image, core
 #   frames: raster, eval, model, image, core  batch: core, jansson
-#   image: core, libpng, libdeflate, libwebp, giflib  src: public headers
+#   image: core, libpng, libdeflate, libwebp, giflib, FFmpeg  src: public headers
 #   output: core, jansson
 # and that no loader but lib/loaders/json.c calls jansson itself.
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
@@ -26,6 +26,7 @@ check() {  # FOLDER ALLOWED-PROJECT-PREFIXES ALLOWED-SYSTEM-LIBS
 				'<expat'*) echo "$3" | grep -qw expat || echo "$f: $inc" ;;
 				'<webp/'*) echo "$3" | grep -qw webp || echo "$f: $inc" ;;
 				'<gif_lib'*) echo "$3" | grep -qw gif || echo "$f: $inc" ;;
+				'<libav'*|'<libsw'*) echo "$3" | grep -qw ffmpeg || echo "$f: $inc" ;;
 				esac ;;
 			'"'*)
 				p=${inc#\"}; p=${p%\"}; p=${p%%/*}
@@ -38,7 +39,7 @@ check() {  # FOLDER ALLOWED-PROJECT-PREFIXES ALLOWED-SYSTEM-LIBS
 src_headers=$(cd src && ls *.h | tr "\n" " ")
 out=$(
 check lib/core "core bonebake" ""
-check lib/image "core image bonebake" "png libdeflate webp gif"
+check lib/image "core image bonebake" "png libdeflate webp gif ffmpeg"
 check lib/model "model core bonebake" ""
 check lib/loaders "loaders model core bonebake" "jansson expat"
 check lib/eval "eval model core bonebake" ""

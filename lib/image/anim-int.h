@@ -10,6 +10,7 @@
 struct bb__webp;
 struct bb__gif;
 struct bb__apng;
+struct bb__video;
 
 struct bb_anim_writer {
 	bb_anim_options o;
@@ -23,6 +24,7 @@ struct bb_anim_writer {
 	struct bb__webp *webp;
 	struct bb__gif *gif;
 	struct bb__apng *apng;
+	struct bb__video *video;
 };
 
 /* t seconds in units of 1/per_second, rounded to nearest. */
@@ -48,5 +50,15 @@ bb_status bb__apng_add(bb_anim_writer *w, const bb_image *img, double start,
                        double end, bb_error *err);
 bb_status bb__apng_finish(bb_anim_writer *w, bb_error *err);
 void bb__apng_free(bb_anim_writer *w);
+
+/* The video formats (anim-video.c, or anim-novideo.c in a build without
+ * video, whose check fails with BB_ERR_USAGE).  check: the video options
+ * of o, before anything is created.  Frames are at o.fps (no times). */
+bb_status bb__video_check(const char *path, const bb_anim_options *o,
+                          bb_error *err);
+bb_status bb__video_open(bb_anim_writer *w, bb_error *err);
+bb_status bb__video_add(bb_anim_writer *w, const bb_image *img, bb_error *err);
+bb_status bb__video_finish(bb_anim_writer *w, bb_error *err);
+void bb__video_free(bb_anim_writer *w);
 
 #endif

@@ -1,6 +1,6 @@
 /* Animated image files: the writer object, the temporary file and the
  * dispatch to one encoder per format (anim-webp.c, anim-gif.c,
- * anim-apng.c). */
+ * anim-apng.c, anim-video.c). */
 #include "config.h"
 
 #include <errno.h>
@@ -14,11 +14,13 @@
 #include "core/util.h"
 #include "image/anim-int.h"
 
-static const char *const names[] = { "webp", "gif", "apng" };
+static const char *const names[BB_ANIM_NFORMATS] = {
+	"webp", "gif", "apng", "webm", "mp4", "mov"
+};
 
 const char *bb_anim_format_name(bb_anim_format f)
 {
-	return (unsigned)f < 3 ? names[f] : "?";
+	return (unsigned)f < BB_ANIM_NFORMATS ? names[f] : "?";
 }
 
 const char *bb_anim_format_extension(bb_anim_format f)
@@ -30,12 +32,26 @@ int bb_anim_format_parse(const char *name, bb_anim_format *out)
 {
 	int i;
 
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < BB_ANIM_NFORMATS; i++)
 		if (strcmp(name, names[i]) == 0) {
 			*out = (bb_anim_format)i;
 			return 1;
 		}
 	return 0;
+}
+
+int bb_anim_format_is_video(bb_anim_format f)
+{
+	return f == BB_ANIM_WEBM || f == BB_ANIM_MP4 || f == BB_ANIM_MOV;
+}
+
+int bb_anim_video_available(void)
+{
+#ifdef HAVE_VIDEO
+	return 1;
+#else
+	return 0;
+#endif
 }
 
 int bb_anim_format_from_path(const char *path, bb_anim_format *out)
@@ -51,6 +67,12 @@ int bb_anim_format_from_path(const char *path, bb_anim_format *out)
 		*out = BB_ANIM_GIF;
 	else if (strcasecmp(dot, "png") == 0 || strcasecmp(dot, "apng") == 0)
 		*out = BB_ANIM_APNG;
+	else if (strcasecmp(dot, "webm") == 0)
+		*out = BB_ANIM_WEBM;
+	else if (strcasecmp(dot, "mp4") == 0)
+		*out = BB_ANIM_MP4;
+	else if (strcasecmp(dot, "mov") == 0)
+		*out = BB_ANIM_MOV;
 	else
 		return 0;
 	return 1;
@@ -67,6 +89,9 @@ static void drop(bb_anim_writer *w)
 	case BB_ANIM_WEBP: bb__webp_free(w); break;
 	case BB_ANIM_GIF: bb__gif_free(w); break;
 	case BB_ANIM_APNG: bb__apng_free(w); break;
+	case BB_ANIM_WEBM: case BB_ANIM_MP4: case BB_ANIM_MOV:
+		bb__video_free(w);
+		break;
 	}
 	if (w->f) {
 		fclose(w->f);
@@ -95,9 +120,12 @@ bb_status bb_anim_open(const char *path, int width, int height,
 	*out = NULL;
 	if (opts)
 		o = *opts;
-	if ((unsigned)o.format > BB_ANIM_APNG)
+	if ((unsigned)o.format >= BB_ANIM_NFORMATS)
 		return bb_error_set(err, BB_ERR_USAGE, path, NULL,
 		                    "unknown animation format %d", (int)o.format);
+	if (bb_anim_format_is_video(o.format) &&
+	    (s = bb__video_check(path, &o, err)) != BB_OK)
+		return s;
 	if (o.quality < 0 || o.quality > 100)
 		return bb_error_set(err, BB_ERR_USAGE, path, NULL,
 		                    "quality %d outside 0..100", o.quality);
@@ -112,7 +140,7 @@ bb_status bb_anim_open(const char *path, int width, int height,
 	if (o.alpha_threshold == 0)
 		o.alpha_threshold = 128;
 	limit = o.format == BB_ANIM_WEBP ? 16383 : o.format == BB_ANIM_GIF
-	        ? 65535 : BB_IMAGE_MAX_SIDE;
+	        ? 65535 : o.format == BB_ANIM_APNG ? BB_IMAGE_MAX_SIDE : 16384;
 	if (width <= 0 || height <= 0 || width > limit || height > limit)
 		return bb_error_set(err, BB_ERR_LIMIT, path, NULL, "canvas %dx%d outside "
 		                    "1..%d (%s)", width, height, limit, names[o.format]);
@@ -146,6 +174,9 @@ bb_status bb_anim_open(const char *path, int width, int height,
 	case BB_ANIM_WEBP: s = bb__webp_open(w, err); break;
 	case BB_ANIM_GIF: s = bb__gif_open(w, err); break;
 	case BB_ANIM_APNG: s = bb__apng_open(w, err); break;
+	case BB_ANIM_WEBM: case BB_ANIM_MP4: case BB_ANIM_MOV:
+		s = bb__video_open(w, err);
+		break;
 	default: s = BB_ERR_INTERNAL; break;
 	}
 	if (s != BB_OK) {
@@ -177,6 +208,9 @@ bb_status bb_anim_add(bb_anim_writer *w, const bb_image *frame,
 	case BB_ANIM_WEBP: s = bb__webp_add(w, frame, start, end_time, err); break;
 	case BB_ANIM_GIF: s = bb__gif_add(w, frame, start, end_time, err); break;
 	case BB_ANIM_APNG: s = bb__apng_add(w, frame, start, end_time, err); break;
+	case BB_ANIM_WEBM: case BB_ANIM_MP4: case BB_ANIM_MOV:
+		s = bb__video_add(w, frame, err);
+		break;
 	default: s = BB_ERR_INTERNAL; break;
 	}
 	if (s != BB_OK) {
@@ -202,6 +236,9 @@ bb_status bb_anim_finish(bb_anim_writer *w, bb_error *err)
 	case BB_ANIM_WEBP: s = bb__webp_finish(w, err); break;
 	case BB_ANIM_GIF: s = bb__gif_finish(w, err); break;
 	case BB_ANIM_APNG: s = bb__apng_finish(w, err); break;
+	case BB_ANIM_WEBM: case BB_ANIM_MP4: case BB_ANIM_MOV:
+		s = bb__video_finish(w, err);
+		break;
 	default: s = BB_ERR_INTERNAL; break;
 	}
 	if (s == BB_OK && (fflush(w->f) != 0 || ferror(w->f)))

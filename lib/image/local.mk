@@ -11,5 +11,11 @@ lib_libbonebake_core_la_SOURCES += \
 	lib/image/png-read.c \
 	lib/image/png-write.c \
 	lib/image/png-int.h
+# videos through FFmpeg's libraries, or their refusal (--without-video)
+if VIDEO
+lib_libbonebake_core_la_SOURCES += lib/image/anim-video.c
+else
+lib_libbonebake_core_la_SOURCES += lib/image/anim-novideo.c
+endif
 bonebakeinclude_HEADERS += lib/include/bonebake/image.h \
 	lib/include/bonebake/anim.h

@@ -156,7 +156,7 @@ run "$BONEBAKE" preview "$H" --anim walk -o "$T/empty/x.webp" --quality -1
 expect_rc 2
 run "$BONEBAKE" preview "$H" --anim walk -o "$T/empty/x.gif" --quality 50
 expect_rc 2
-expect_err "WebP previews only"
+expect_err "WebP and video previews only"
 run "$BONEBAKE" preview "$H" --anim walk -o "$T/empty/x.gif" --format webp
 expect_rc 2
 run "$BONEBAKE" preview "$H" --anim walk -o "$T/empty/x.gif" --format jpeg
@@ -164,9 +164,9 @@ expect_rc 2
 run "$BONEBAKE" preview "$H" -o "$T/empty/all.gif"
 expect_rc 2
 expect_err "names a file, but [0-9]+ animations were chosen"
-run "$BONEBAKE" render "$H" --anim walk -o "$T/empty/r" --preview mp4
+run "$BONEBAKE" render "$H" --anim walk -o "$T/empty/r" --preview mkv
 expect_rc 2
-expect_err "preview takes webp, gif or apng"
+expect_err "preview takes webp, gif, apng, webm, mp4 or mov"
 # a contact sheet that cannot be written: neither it nor the preview stays
 run "$BONEBAKE" preview "$H" --anim walk -o "$T/empty/x.webp" --contact-sheet "$T/nowhere/cs.png"
 expect_rc 4

@@ -1,0 +1,393 @@
+/* Videos through FFmpeg's libraries: WebM (libvpx-vp9, yuva420p), MP4
+ * (libx264, yuv420p over a background) and MOV (prores_ks 4444,
+ * yuva444p10le).  The only file that includes the FFmpeg headers.
+ *
+ * Each frame is converted (libswscale, BT.709 limited range) and handed to
+ * the encoder at once, so memory is the encoder's look-ahead whatever the
+ * frame count.  The same frames give the same bytes: one encoder thread,
+ * bit-exact flags (no random segment UID, no creation time, no library
+ * version in the container). */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/mathematics.h>
+#include <libavutil/opt.h>
+#include <libswscale/swscale.h>
+
+#include "image/anim-int.h"
+
+/* What each video format is made of. */
+typedef struct video_kind {
+	const char *muxer, *encoder;
+	enum AVPixelFormat pix;
+	int crf_max, crf_default;     /* crf_default -1: the encoder's own */
+} video_kind;
+
+static const video_kind *kind_of(bb_anim_format f)
+{
+	/* VP9 crf 32 and x264 crf 23: see README "Video previews" for the
+	 * measurements behind the defaults */
+	static const video_kind webm = { "webm", "libvpx-vp9", AV_PIX_FMT_YUVA420P,
+	                                  63, 32 };
+	static const video_kind mp4 = { "mp4", "libx264", AV_PIX_FMT_YUV420P,
+	                                51, 23 };
+	static const video_kind mov = { "mov", "prores_ks", AV_PIX_FMT_YUVA444P10LE,
+	                                31, -1 };
+
+	return f == BB_ANIM_WEBM ? &webm : f == BB_ANIM_MP4 ? &mp4 : &mov;
+}
+
+struct bb__video {
+	const video_kind *k;
+	AVFormatContext *fmt;
+	AVIOContext *io;
+	AVCodecContext *enc;
+	AVStream *st;
+	AVFrame *pic;                /* the encoder's input picture */
+	AVPacket *pkt;
+	struct SwsContext *sws;
+	uint8_t *flat;               /* MP4: the frame over the background, RGB */
+	int cw, ch;                  /* coded size (MP4: even) */
+	int64_t next_pts;
+};
+
+static bb_status av_fail(bb_anim_writer *w, bb_error *err, bb_status s,
+                         const char *what, int code)
+{
+	char msg[AV_ERROR_MAX_STRING_SIZE] = "";
+
+	av_strerror(code, msg, sizeof msg);
+	return bb_error_set(err, code == AVERROR(ENOMEM) ? BB_ERR_NOMEM : s, w->path,
+	                    NULL, "%s: %s", what, msg);
+}
+
+/* The AVIOContext writes through the writer's FILE (the temporary file
+ * anim.c renames into place); MP4, MOV and WebM seek back to fill in
+ * sizes and the index. */
+#if LIBAVFORMAT_VERSION_MAJOR >= 61
+static int io_write(void *user, const uint8_t *buf, int size)
+#else
+static int io_write(void *user, uint8_t *buf, int size)
+#endif
+{
+	bb_anim_writer *w = user;
+
+	if (size > 0 && fwrite(buf, 1, (size_t)size, w->f) != (size_t)size)
+		return AVERROR(EIO);
+	return size;
+}
+
+static int64_t io_seek(void *user, int64_t offset, int whence)
+{
+	bb_anim_writer *w = user;
+	long end;
+
+	if (whence & AVSEEK_SIZE) {
+		long at = ftell(w->f);
+
+		if (at < 0 || fseek(w->f, 0, SEEK_END) != 0)
+			return AVERROR(EIO);
+		end = ftell(w->f);
+		if (end < 0 || fseek(w->f, at, SEEK_SET) != 0)
+			return AVERROR(EIO);
+		return end;
+	}
+	whence &= ~AVSEEK_FORCE;
+	if (offset > LONG_MAX || offset < LONG_MIN ||
+	    fseek(w->f, (long)offset, whence) != 0)
+		return AVERROR(EIO);
+	return ftell(w->f);
+}
+
+bb_status bb__video_check(const char *path, const bb_anim_options *o,
+                          bb_error *err)
+{
+	const video_kind *k = kind_of(o->format);
+
+	if (!(o->fps > 0) || o->fps > 1000)
+		return bb_error_set(err, BB_ERR_USAGE, path, NULL, "%s: frame rate %g "
+		                    "outside (0, 1000]", k->muxer, o->fps);
+	if (o->has_crf && (o->crf < (o->format == BB_ANIM_MOV) ||
+	                   o->crf > k->crf_max))
+		return bb_error_set(err, BB_ERR_USAGE, path, NULL, "%s: %s %d outside "
+		                    "%d..%d", k->muxer, o->format == BB_ANIM_MOV ?
+		                    "ProRes quantiser" : "CRF", o->crf,
+		                    o->format == BB_ANIM_MOV, k->crf_max);
+	if (o->bitrate < 0 || o->bitrate > 1000000000LL)
+		return bb_error_set(err, BB_ERR_USAGE, path, NULL, "%s: bit rate %lld "
+		                    "outside 1..1000000000", k->muxer, o->bitrate);
+	if (o->bitrate && o->format == BB_ANIM_MOV)
+		return bb_error_set(err, BB_ERR_USAGE, path, NULL, "mov: ProRes has no "
+		                    "bit rate setting (its profile sets the rate; use a "
+		                    "quantiser)");
+	if (o->bitrate && o->has_crf)
+		return bb_error_set(err, BB_ERR_USAGE, path, NULL, "%s: a CRF and a bit "
+		                    "rate exclude each other", k->muxer);
+	if (!avcodec_find_encoder_by_name(k->encoder))
+		return bb_error_set(err, BB_ERR_USAGE, path, NULL, "%s: this FFmpeg has "
+		                    "no %s encoder", k->muxer, k->encoder);
+	return BB_OK;
+}
+
+/* The encoder's settings: size, rate, colours, and the fixed choices that
+ * keep the bytes the same from run to run. */
+static bb_status open_encoder(bb_anim_writer *w, struct bb__video *v,
+                              bb_error *err)
+{
+	const bb_anim_options *o = &w->o;
+	const AVCodec *codec = avcodec_find_encoder_by_name(v->k->encoder);
+	AVDictionary *opt = NULL;
+	AVRational rate = av_d2q(o->fps, 1001000);
+	char num[32];
+	int rc, crf = o->has_crf ? o->crf : v->k->crf_default;
+
+	if (!codec)
+		return bb_error_set(err, BB_ERR_USAGE, w->path, NULL, "no %s encoder",
+		                    v->k->encoder);
+	v->enc = avcodec_alloc_context3(codec);
+	if (!v->enc)
+		return bb_error_set(err, BB_ERR_NOMEM, w->path, NULL, "out of memory");
+	v->enc->width = v->cw;
+	v->enc->height = v->ch;
+	v->enc->pix_fmt = v->k->pix;
+	v->enc->framerate = rate;
+	v->enc->time_base = av_inv_q(rate);
+	v->enc->sample_aspect_ratio = (AVRational){ 1, 1 };
+	v->enc->color_range = AVCOL_RANGE_MPEG;
+	v->enc->colorspace = AVCOL_SPC_BT709;
+	v->enc->color_primaries = AVCOL_PRI_BT709;
+	v->enc->color_trc = AVCOL_TRC_BT709;
+	v->enc->thread_count = 1;
+	v->enc->flags |= AV_CODEC_FLAG_BITEXACT;
+	if (v->fmt->oformat->flags & AVFMT_GLOBALHEADER)
+		v->enc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+	switch (o->format) {
+	case BB_ANIM_WEBM:
+		/* good quality at speed 4, no multi-threaded rows: the bytes do
+		 * not depend on the machine's cores */
+		av_dict_set(&opt, "deadline", "good", 0);
+		av_dict_set(&opt, "cpu-used", "4", 0);
+		av_dict_set(&opt, "row-mt", "0", 0);
+		if (o->bitrate) {
+			v->enc->bit_rate = o->bitrate;
+		} else {
+			v->enc->bit_rate = 0;        /* constant quality */
+			snprintf(num, sizeof num, "%d", crf);
+			av_dict_set(&opt, "crf", num, 0);
+		}
+		break;
+	case BB_ANIM_MP4:
+		av_dict_set(&opt, "preset", "medium", 0);
+		v->enc->profile = FF_PROFILE_H264_HIGH;
+		if (o->bitrate) {
+			v->enc->bit_rate = o->bitrate;
+		} else {
+			snprintf(num, sizeof num, "%d", crf);
+			av_dict_set(&opt, "crf", num, 0);
+		}
+		break;
+	default:
+		av_dict_set(&opt, "profile", "4444", 0);
+		av_dict_set(&opt, "vendor", "apl0", 0);
+		if (o->has_crf) {
+			v->enc->flags |= AV_CODEC_FLAG_QSCALE;
+			v->enc->global_quality = o->crf * FF_QP2LAMBDA;
+		}
+		break;
+	}
+	rc = avcodec_open2(v->enc, codec, &opt);
+	av_dict_free(&opt);
+	if (rc < 0)
+		return av_fail(w, err, BB_ERR_USAGE, v->k->encoder, rc);
+	return BB_OK;
+}
+
+bb_status bb__video_open(bb_anim_writer *w, bb_error *err)
+{
+	struct bb__video *v = calloc(1, sizeof *v);
+	unsigned char *buf;
+	bb_status s;
+	int rc;
+
+	if (!v)
+		return bb_error_set(err, BB_ERR_NOMEM, w->path, NULL, "out of memory");
+	w->video = v;
+	/* FFmpeg logs to stderr by default; the library never prints (its
+	 * failures come back in err) */
+	av_log_set_level(AV_LOG_QUIET);
+	v->k = kind_of(w->o.format);
+	v->cw = w->width;
+	v->ch = w->height;
+	if (w->o.format == BB_ANIM_MP4) {   /* 4:2:0 H.264: even sides */
+		v->cw += v->cw & 1;
+		v->ch += v->ch & 1;
+		v->flat = av_malloc((size_t)v->cw * (size_t)v->ch * 3);
+		if (!v->flat)
+			return bb_error_set(err, BB_ERR_NOMEM, w->path, NULL,
+			                    "out of memory");
+	}
+	rc = avformat_alloc_output_context2(&v->fmt, NULL, v->k->muxer, NULL);
+	if (rc < 0 || !v->fmt)
+		return av_fail(w, err, BB_ERR_USAGE, v->k->muxer, rc < 0 ? rc :
+		               AVERROR_MUXER_NOT_FOUND);
+	v->fmt->flags |= AVFMT_FLAG_BITEXACT | AVFMT_FLAG_CUSTOM_IO;
+	buf = av_malloc(1 << 16);
+	if (!buf)
+		return bb_error_set(err, BB_ERR_NOMEM, w->path, NULL, "out of memory");
+	v->io = avio_alloc_context(buf, 1 << 16, 1, w, NULL, io_write, io_seek);
+	if (!v->io) {
+		av_free(buf);
+		return bb_error_set(err, BB_ERR_NOMEM, w->path, NULL, "out of memory");
+	}
+	v->fmt->pb = v->io;
+	if ((s = open_encoder(w, v, err)) != BB_OK)
+		return s;
+	v->st = avformat_new_stream(v->fmt, NULL);
+	v->pic = av_frame_alloc();
+	v->pkt = av_packet_alloc();
+	if (!v->st || !v->pic || !v->pkt)
+		return bb_error_set(err, BB_ERR_NOMEM, w->path, NULL, "out of memory");
+	if ((rc = avcodec_parameters_from_context(v->st->codecpar, v->enc)) < 0)
+		return av_fail(w, err, BB_ERR_INTERNAL, "stream parameters", rc);
+	v->st->time_base = v->enc->time_base;
+	v->st->avg_frame_rate = v->enc->framerate;
+	v->st->r_frame_rate = v->enc->framerate;
+	if ((rc = avformat_write_header(v->fmt, NULL)) < 0)
+		return av_fail(w, err, BB_ERR_IO, "container header", rc);
+	v->pic->format = v->k->pix;
+	v->pic->width = v->cw;
+	v->pic->height = v->ch;
+	if ((rc = av_frame_get_buffer(v->pic, 0)) < 0)
+		return av_fail(w, err, BB_ERR_NOMEM, "picture", rc);
+	v->sws = sws_getContext(v->cw, v->ch, v->flat ? AV_PIX_FMT_RGB24 :
+	                        AV_PIX_FMT_RGBA, v->cw, v->ch, v->k->pix,
+	                        SWS_BILINEAR | SWS_ACCURATE_RND | SWS_BITEXACT |
+	                        SWS_FULL_CHR_H_INP, NULL, NULL, NULL);
+	if (!v->sws)
+		return bb_error_set(err, BB_ERR_NOMEM, w->path, NULL,
+		                    "cannot convert RGBA to %s",
+		                    av_get_pix_fmt_name(v->k->pix));
+	/* sRGB in (full range) to BT.709 limited range out, as tagged */
+	sws_setColorspaceDetails(v->sws, sws_getCoefficients(SWS_CS_ITU709), 1,
+	                         sws_getCoefficients(SWS_CS_ITU709), 0, 0,
+	                         1 << 16, 1 << 16);
+	return BB_OK;
+}
+
+/* Hands what the encoder has ready to the muxer (frame NULL: the end). */
+static bb_status drain(bb_anim_writer *w, struct bb__video *v, bb_error *err)
+{
+	int rc;
+
+	for (;;) {
+		rc = avcodec_receive_packet(v->enc, v->pkt);
+		if (rc == AVERROR(EAGAIN) || rc == AVERROR_EOF)
+			return BB_OK;
+		if (rc < 0)
+			return av_fail(w, err, BB_ERR_INTERNAL, v->k->encoder, rc);
+		av_packet_rescale_ts(v->pkt, v->enc->time_base, v->st->time_base);
+		v->pkt->stream_index = v->st->index;
+		rc = av_interleaved_write_frame(v->fmt, v->pkt);
+		if (rc < 0)
+			return av_fail(w, err, BB_ERR_IO, "write", rc);
+	}
+}
+
+/* The MP4 picture: img over the background, odd sides padded with it. */
+static void flatten(struct bb__video *v, const bb_image *img,
+                    const bb_rgba *bg)
+{
+	int c[3], x, y, k;
+
+	c[0] = (int)(bg->r * 255 + 0.5);
+	c[1] = (int)(bg->g * 255 + 0.5);
+	c[2] = (int)(bg->b * 255 + 0.5);
+	for (k = 0; k < 3; k++)
+		c[k] = c[k] < 0 ? 0 : c[k] > 255 ? 255 : c[k];
+	for (y = 0; y < v->ch; y++) {
+		uint8_t *d = v->flat + (size_t)y * (size_t)v->cw * 3;
+
+		for (x = 0; x < v->cw; x++, d += 3) {
+			const uint8_t *s = x < img->width && y < img->height ?
+			                   bb_image_pixel(img, x, y) : NULL;
+			int a = s ? s[3] : 0;
+
+			for (k = 0; k < 3; k++)
+				d[k] = (uint8_t)(((s ? s[k] : 0) * a + c[k] * (255 - a) +
+				                  127) / 255);
+		}
+	}
+}
+
+bb_status bb__video_add(bb_anim_writer *w, const bb_image *img, bb_error *err)
+{
+	struct bb__video *v = w->video;
+	const uint8_t *src[4] = { NULL };
+	int stride[4] = { 0 }, rc;
+
+	if (img->stride > INT_MAX)
+		return bb_error_set(err, BB_ERR_LIMIT, w->path, NULL, "frame too wide");
+	if ((rc = av_frame_make_writable(v->pic)) < 0)
+		return av_fail(w, err, BB_ERR_NOMEM, "picture", rc);
+	if (v->flat) {
+		flatten(v, img, &w->o.background);
+		src[0] = v->flat;
+		stride[0] = v->cw * 3;
+	} else {
+		src[0] = img->px;
+		stride[0] = (int)img->stride;
+	}
+	sws_scale(v->sws, src, stride, 0, v->ch, v->pic->data, v->pic->linesize);
+	v->pic->pts = v->next_pts++;
+	if ((rc = avcodec_send_frame(v->enc, v->pic)) < 0)
+		return av_fail(w, err, BB_ERR_INTERNAL, v->k->encoder, rc);
+	return drain(w, v, err);
+}
+
+bb_status bb__video_finish(bb_anim_writer *w, bb_error *err)
+{
+	struct bb__video *v = w->video;
+	bb_status s;
+	int rc;
+
+	if ((rc = avcodec_send_frame(v->enc, NULL)) < 0)
+		return av_fail(w, err, BB_ERR_INTERNAL, v->k->encoder, rc);
+	if ((s = drain(w, v, err)) != BB_OK)
+		return s;
+	rc = av_write_trailer(v->fmt);
+	if (rc < 0)
+		return av_fail(w, err, BB_ERR_IO, "container index", rc);
+	avio_flush(v->io);
+	if (v->io->error < 0)
+		return av_fail(w, err, BB_ERR_IO, "write", v->io->error);
+	return BB_OK;
+}
+
+void bb__video_free(bb_anim_writer *w)
+{
+	struct bb__video *v = w->video;
+
+	if (!v)
+		return;
+	sws_freeContext(v->sws);
+	av_packet_free(&v->pkt);
+	av_frame_free(&v->pic);
+	avcodec_free_context(&v->enc);
+	if (v->fmt)
+		avformat_free_context(v->fmt);
+	if (v->io) {
+		av_freep(&v->io->buffer);
+		avio_context_free(&v->io);
+	}
+	av_free(v->flat);
+	free(v);
+	w->video = NULL;
+}
