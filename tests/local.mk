@@ -98,6 +98,11 @@ tests_unit_check_anim_LDADD = $(CHECK_TEST_LIBS) $(WEBPDEMUX_LIBS) \
 	$(WEBP_LIBS) $(GIF_LIBS) $(ZLIB_LIBS)
 TESTS += tests/unit/check-anim tests/cli/preview.sh
 EXTRA_DIST += tests/cli/preview.sh
+# Video previews (issue 25), read back with ffprobe/ffmpeg
+TESTS += tests/cli/video.sh
+EXTRA_DIST += tests/cli/video.sh
+# (run by scripts/test on a second build configured --without-video)
+EXTRA_DIST += tests/cli/novideo.sh
 TESTS += tests/cli/gallery.sh tests/cli/gallery-chromium.sh
 EXTRA_DIST += tests/cli/gallery.sh tests/cli/gallery-chromium.sh
 # Real exports of ../shared/corpus (DragonBones, Cocos, Forge): every
