@@ -9,6 +9,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "gallery-page.h"
@@ -22,10 +23,11 @@ static const char help[] =
 	"sub-folders up to three levels down, in name order), and copies their\n"
 	"frames to SITE/a<N>/.  Each animation shows its name, fps, frame\n"
 	"count, size, loop flag and events, with play/pause and a frame\n"
-	"scrubber; the page has a zoom and a background switch (checkerboard,\n"
-	"dark, light).  It opens from the file system (file://), fetches\n"
-	"nothing, and uses relative paths only, so SITE can be uploaded as a CI\n"
-	"artifact.  URL parameters after '#' (for scripts): frame=N pauses\n"
+	"scrubber, and beside them the WebM preview playing in a <video> when\n"
+	"the folder has one (render --preview webm); the page has a zoom and a\n"
+	"background switch (checkerboard, dark, light).  It opens from the file\n"
+	"system (file://), fetches nothing, and uses relative paths only, so SITE\n"
+	"can be uploaded as a CI artifact.  URL parameters after '#' (for scripts): frame=N pauses\n"
 	"every animation at frame N, solo=K shows animation K alone at the top\n"
 	"left, bg=checker|dark|light, zoom=1..8.\n"
 	"\n"
@@ -39,6 +41,7 @@ struct anim {
 	char dir[4096];          /* folder holding frames.json */
 	char label[4096];        /* DIR/relative folder, as shown */
 	bb_frames_json *info;
+	int video;               /* info->preview is a WebM beside the frames */
 };
 
 struct gallery {
@@ -187,6 +190,14 @@ static void html_text(FILE *f, const char *s)
 	}
 }
 
+/* A WebM preview's name (frames.json "preview"; a plain file name). */
+static int is_webm(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+
+	return n > 5 && strcasecmp(name + n - 5, ".webm") == 0;
+}
+
 static void write_data(FILE *f, const struct gallery *g)
 {
 	int i;
@@ -210,7 +221,9 @@ static void write_data(FILE *f, const struct gallery *g)
 			fputs(k ? "," : "", f);
 			js_string(f, in->frames[k].file);
 		}
-		fputs("],\"events\":[", f);
+		fputs("],\"video\":", f);
+		js_string(f, g->a[i].video ? in->preview : "");
+		fputs(",\"events\":[", f);
 		for (k = 0; k < in->n_events; k++) {
 			fputs(k ? ",{\"name\":" : "{\"name\":", f);
 			js_string(f, in->events[k].name);
@@ -232,11 +245,23 @@ static int write_site(const struct gallery *g, outdir *od, const char *title)
 	size_t k;
 
 	for (i = 0; i < g->n && rc == 0; i++) {
+		const char *preview = g->a[i].info->preview;
 		char sub[32];
 
 		snprintf(sub, sizeof sub, "a%d", i);
 		if ((rc = outdir_mkdir(od, sub)) != 0)
 			break;
+		if (is_webm(preview)) {   /* played by a <video> on the page */
+			struct stat st;
+
+			snprintf(from, sizeof from, "%s/%s", g->a[i].dir, preview);
+			snprintf(to, sizeof to, "%s/%s/%s", od->stage, sub, preview);
+			if (stat(from, &st) == 0 && S_ISREG(st.st_mode)) {
+				if ((rc = copy_file(from, to)) != 0)
+					break;
+				g->a[i].video = 1;
+			}
+		}
 		for (k = 0; k < g->a[i].info->n_frames && rc == 0; k++) {
 			snprintf(from, sizeof from, "%s/%s", g->a[i].dir,
 			         g->a[i].info->frames[k].file);

@@ -105,6 +105,9 @@ EXTRA_DIST += tests/cli/video.sh
 EXTRA_DIST += tests/cli/novideo.sh
 TESTS += tests/cli/gallery.sh tests/cli/gallery-chromium.sh
 EXTRA_DIST += tests/cli/gallery.sh tests/cli/gallery-chromium.sh
+# the gallery's <video> plays render --preview webm (issue 25)
+TESTS += tests/cli/gallery-video.sh
+EXTRA_DIST += tests/cli/gallery-video.sh tests/cli/gallery-video.mjs
 # Real exports of ../shared/corpus (DragonBones, Cocos, Forge): every
 # animation of every armature renders, no frame blank, only the warnings
 # tests/oracle/corpus.list expects
