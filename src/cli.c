@@ -55,13 +55,137 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-int cli_bad_option(const char *cmd, char **argv)
+/* Edit distance between a[0..na) and b[0..nb) (Levenshtein, adjacent
+ * transpositions counting one), capped at 9. */
+static int edit_distance(const char *a, size_t na, const char *b, size_t nb)
 {
-	if (optopt && optopt < 256 && optopt != '?')
-		return cli_usage_error(cmd, "unknown option or missing value: -%c",
-		                       optopt);
-	return cli_usage_error(cmd, "unknown option or missing value: %s",
-	                       argv[optind - 1]);
+	int d[40][40];
+	size_t i, j;
+
+	if (na >= 40 || nb >= 40)
+		return 9;
+	for (i = 0; i <= na; i++)
+		d[i][0] = (int)i;
+	for (j = 0; j <= nb; j++)
+		d[0][j] = (int)j;
+	for (i = 1; i <= na; i++)
+		for (j = 1; j <= nb; j++) {
+			int v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (d[i - 1][j] + 1 < v)
+				v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	return d[na][nb] > 9 ? 9 : d[na][nb];
+}
+
+int cli_bad_option(const char *cmd, char **argv, const struct option *opts)
+{
+	const char *arg = argv[optind - 1], *name, *eq, *best = NULL;
+	size_t n, nmatch = 0;
+	int i, bestd = 9;
+
+	if (optopt && optopt < 256 && optopt != '?') {
+		for (i = 0; opts[i].name; i++)
+			if (opts[i].val == optopt && opts[i].has_arg == required_argument)
+				return cli_usage_error(cmd, "option -%c needs a value", optopt);
+		return cli_usage_error(cmd, "unknown option -%c", optopt);
+	}
+	if (strncmp(arg, "--", 2) != 0)
+		return cli_usage_error(cmd, "unknown option %s", arg);
+	name = arg + 2;
+	eq = strchr(name, '=');
+	n = eq ? (size_t)(eq - name) : strlen(name);
+	for (i = 0; opts[i].name; i++) {
+		size_t len = strlen(opts[i].name);
+		int d;
+
+		if (len == n && strncmp(opts[i].name, name, n) == 0)
+			return cli_usage_error(cmd, opts[i].has_arg == no_argument
+			                       ? "option --%s takes no value"
+			                       : "option --%s needs a value", opts[i].name);
+		if (len > n && strncmp(opts[i].name, name, n) == 0)
+			nmatch++;     /* an ambiguous abbreviation */
+		d = edit_distance(name, n, opts[i].name, len);
+		if (d < bestd) {
+			bestd = d;
+			best = opts[i].name;
+		}
+	}
+	if (nmatch > 1)
+		return cli_usage_error(cmd, "option --%.*s is ambiguous (%zu options "
+		                       "start so)", (int)n, name, nmatch);
+	if (best && bestd <= (n < 6 ? 1 : n < 10 ? 2 : 3))
+		return cli_usage_error(cmd, "unknown option --%.*s; did you mean --%s?",
+		                       (int)n, name, best);
+	return cli_usage_error(cmd, "unknown option --%.*s", (int)n, name);
+}
+
+/* The first "quoted" part of w: its start and length (quotes included);
+ * 0 when there is none. */
+static int quoted(const char *w, size_t *at, size_t *len)
+{
+	const char *a = strchr(w, '"'), *b = a ? strchr(a + 1, '"') : NULL;
+
+	if (!b)
+		return 0;
+	*at = (size_t)(a - w);
+	*len = (size_t)(b - a) + 1;
+	return 1;
+}
+
+/* Do warnings a and b differ only in their first quoted part? */
+static int same_but_name(const char *a, const char *b)
+{
+	size_t aa, al, ba, bl;
+
+	return quoted(a, &aa, &al) && quoted(b, &ba, &bl) && aa == ba &&
+	       strncmp(a, b, aa) == 0 && strcmp(a + aa + al, b + ba + bl) == 0;
+}
+
+void cli_warn_model(const bb_model *m)
+{
+	enum { SHOWN = 3 };
+	int n = bb_model_warning_count(m), i, j;
+	char *done = calloc((size_t)(n > 0 ? n : 1), 1);
+
+	for (i = 0; i < n; i++) {
+		const char *w = bb_model_warning(m, i), *same[SHOWN];
+		size_t at, len;
+		int count = 1, k;
+
+		if (done && done[i])
+			continue;
+		same[0] = w;
+		for (j = i + 1; done && j < n; j++)
+			if (!done[j] && same_but_name(w, bb_model_warning(m, j))) {
+				if (count < SHOWN)
+					same[count] = bb_model_warning(m, j);
+				count++;
+				done[j] = 1;
+			}
+		if (count == 1 || !quoted(w, &at, &len)) {
+			cli_warn("%s", w);
+			continue;
+		}
+		/* one line: the names of the first few and how many in all */
+		fprintf(stderr, "bonebake: warning: %.*s", (int)at, w);
+		for (k = 0; k < count && k < SHOWN; k++) {
+			size_t qa = 0, ql = 0;
+
+			quoted(same[k], &qa, &ql);
+			fprintf(stderr, "%s%.*s", k ? ", " : "", (int)ql, same[k] + qa);
+		}
+		if (count > SHOWN)
+			fprintf(stderr, " and %d more", count - SHOWN);
+		fprintf(stderr, " (%d in all)%s\n", count, w + at + len);
+	}
+	free(done);
 }
 
 void cli_warn(const char *fmt, ...)

@@ -33,9 +33,18 @@ int cli_fail_about(bb_error *err, const char *file);
 /* Prints "bonebake <cmd>: <message>" and a --help hint; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The model's warnings, one line each, except that warnings differing
+ * only in their first quoted name are one line naming the first three
+ * and the count ("no atlas entry for "a", "b", "c" and 15 more (18 in
+ * all); drawn as nothing"). */
+void cli_warn_model(const bb_model *m);
+
+struct option;
 /* After getopt_long returned '?' or an option the command does not take:
- * names the offending argument.  Returns EXIT_USAGE. */
-int cli_bad_option(const char *cmd, char **argv);
+ * names the offending argument and why (unknown, with the closest of
+ * `opts` when one is near: "did you mean --scale?"; ambiguous; needs or
+ * takes no value).  Returns EXIT_USAGE. */
+int cli_bad_option(const char *cmd, char **argv, const struct option *opts);
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Progress on stderr for long work.  Modes: CLI_PROGRESS_AUTO (a single

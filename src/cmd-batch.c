@@ -421,7 +421,7 @@ int cmd_batch(int argc, char **argv)
 			fputs(help, stdout);
 			return EXIT_OK;
 		default:
-			return cli_bad_option("batch", argv);
+			return cli_bad_option("batch", argv, opts);
 		}
 	}
 	if (optind + 1 != argc)

@@ -249,7 +249,7 @@ static int parse_option(struct diff_config *cfg, int c, const char *arg,
 		cfg->verbose = 1;
 		return 0;
 	default:
-		return cli_bad_option("diff", argv);
+		return cli_bad_option("diff", argv, options);
 	}
 }
 

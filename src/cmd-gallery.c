@@ -315,7 +315,7 @@ int cmd_gallery(int argc, char **argv)
 			fputs(help, stdout);
 			return EXIT_OK;
 		} else {
-			return cli_bad_option("gallery", argv);
+			return cli_bad_option("gallery", argv, opts);
 		}
 	}
 	if (optind >= argc)

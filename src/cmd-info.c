@@ -52,11 +52,12 @@ static void print_text(const bb_model *m, const char *path, double fps_opt)
 
 		bb_model_armature_info(m, a, &ai);
 		fps = fps_opt > 0 ? fps_opt : ai.fps > 0 ? ai.fps : CLI_DEFAULT_FPS;
-		fprintf(out, "armature %s: %d bones, %d slots, %d meshes, %d IK, ", ai.name,
-		        ai.bones, ai.slots, ai.meshes, ai.iks);
+		fprintf(out, "armature %s%s: %d bones, %d slots, %d meshes, %d IK, ", ai.name,
+		        bb_model_armature_count(m) > 1 && a == bb_model_default_armature(m)
+		        ? " (default)" : "", ai.bones, ai.slots, ai.meshes, ai.iks);
 		if (ai.constraints)
 			fprintf(out, "%d other constraints, ", ai.constraints);
-		fprintf(out, "%d events, %g fps\n", ai.events, ai.fps);
+		fprintf(out, "%d events, %g fps\n", ai.events, fps);
 		fprintf(out, "  skins:");
 		for (i = 0; i < ai.skins; i++)
 			fprintf(out, " %s", bb_model_skin_name(m, a, i));
@@ -95,8 +96,10 @@ static void print_json(const bb_model *m, const char *path, double fps_opt)
 		fps = fps_opt > 0 ? fps_opt : ai.fps > 0 ? ai.fps : CLI_DEFAULT_FPS;
 		fprintf(out, "%s\n  {\"name\": ", a ? "," : "");
 		cli_json_string(out, ai.name);
-		fprintf(out, ", \"fps\": %.17g, \"bones\": %d, \"slots\": %d, \"meshes\": %d, "
-		        "\"iks\": %d, ", ai.fps, ai.bones, ai.slots, ai.meshes, ai.iks);
+		fprintf(out, ", \"default\": %s, \"fps\": %.17g, \"bones\": %d, \"slots\": %d, "
+		        "\"meshes\": %d, \"iks\": %d, ",
+		        a == bb_model_default_armature(m) ? "true" : "false", fps, ai.bones,
+		        ai.slots, ai.meshes, ai.iks);
 		if (ai.constraints)
 			fprintf(out, "\"constraints\": %d, ", ai.constraints);
 		fprintf(out, "\"events\": %d, \"skins\": [", ai.events);
@@ -169,7 +172,7 @@ int cmd_info(int argc, char **argv)
 				return cli_usage_error("info", "--fps takes a number in (0, 1000]");
 			break;
 		case 'h': fputs(help, stdout); return EXIT_OK;
-		default: return cli_bad_option("info", argv);
+		default: return cli_bad_option("info", argv, opts);
 		}
 	}
 	if (optind + 1 != argc)

@@ -681,7 +681,7 @@ int cmd_pack(int argc, char **argv)
 			break;
 		default:
 			if ((rc = pack_parse(&po, c, optarg, "pack")) != 1)
-				return rc < 0 ? EXIT_USAGE : cli_bad_option("pack", argv);
+				return rc < 0 ? EXIT_USAGE : cli_bad_option("pack", argv, opts);
 			rc = 0;
 		}
 	}

@@ -201,7 +201,7 @@ int cmd_pose(int argc, char **argv)
 			return EXIT_OK;
 		}
 		if ((rc = fig_parse(&fo, c, optarg, "pose")) != 1)
-			return rc < 0 ? EXIT_USAGE : cli_bad_option("pose", argv);
+			return rc < 0 ? EXIT_USAGE : cli_bad_option("pose", argv, opts);
 	}
 	if (optind + 1 != argc)
 		return cli_usage_error("pose", "expected one input FILE");

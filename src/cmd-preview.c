@@ -209,7 +209,7 @@ int cmd_preview(int argc, char **argv)
 			r.ao.has_format = 1;
 		} else if ((rc = anim_parse(&r.ao, c, optarg, "preview")) != 1 &&
 		           (rc = fig_parse(&fo, c, optarg, "preview")) != 1) {
-			return rc < 0 ? EXIT_USAGE : cli_bad_option("preview", argv);
+			return rc < 0 ? EXIT_USAGE : cli_bad_option("preview", argv, opts);
 		}
 	}
 	if (optind + 1 != argc)

@@ -256,7 +256,7 @@ int cmd_render(int argc, char **argv)
 			return EXIT_OK;
 		} else if ((rc = anim_parse(&ao, c, optarg, "render")) != 1 &&
 		           (rc = fig_parse(&fo, c, optarg, "render")) != 1) {
-			return rc < 0 ? EXIT_USAGE : cli_bad_option("render", argv);
+			return rc < 0 ? EXIT_USAGE : cli_bad_option("render", argv, opts);
 		}
 	}
 	if (optind + 1 != argc)

@@ -275,7 +275,7 @@ int cmd_sheet(int argc, char **argv)
 		} else if ((rc = anim_parse(&ao, c, optarg, "sheet")) != 1 &&
 		           (rc = fig_parse(&fo, c, optarg, "sheet")) != 1 &&
 		           (rc = pack_parse(&po, c, optarg, "sheet")) != 1) {
-			return rc < 0 ? EXIT_USAGE : cli_bad_option("sheet", argv);
+			return rc < 0 ? EXIT_USAGE : cli_bad_option("sheet", argv, opts);
 		}
 	}
 	if (optind + 1 != argc)

@@ -58,7 +58,8 @@ const char fig_help[] =
 	"Choosing what to render:\n"
 	"  --anim NAME          an animation (repeatable; default: all of them)\n"
 	"  --all                every animation of every armature\n"
-	"  --armature NAME      armature to render (default: the file's first)\n"
+	"  --armature NAME      armature to render (default: the one with the most\n"
+	"                       bones that no other nests; `info` marks it)\n"
 	"  --direction front|back, --skin NAME\n"
 	"                       which attachments/skin (and draw order) to use;\n"
 	"                       --skin again layers another skin over it (Spine)\n"
@@ -514,8 +515,7 @@ int figure_load(figure *f, const fig_opts *o, const char *path, const char *cmd)
 	s = bb_model_load(path, &lo, &f->model, &err);
 	if (s != BB_OK)
 		return cli_fail(&err);
-	for (i = 0; i < bb_model_warning_count(f->model); i++)
-		cli_warn("%s", bb_model_warning(f->model, i));
+	cli_warn_model(f->model);
 	if (o->deps && (i = write_deps(f->model, o->deps)) != 0)
 		return i;
 	armature = bb_model_default_armature(f->model);

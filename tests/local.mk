@@ -30,8 +30,8 @@ EXTRA_DIST += tests/include-rules.sh
 # Official-runtime poses (skip without ../shared)
 TESTS += tests/oracle/dragonbones.sh
 EXTRA_DIST += tests/oracle/dragonbones.sh tests/oracle/compare-dragonbones.py
-TESTS += tests/cli/sheet.sh tests/cli/modes.sh tests/cli/foreign.sh
-EXTRA_DIST += tests/cli/sheet.sh tests/cli/modes.sh tests/cli/foreign.sh
+TESTS += tests/cli/sheet.sh tests/cli/modes.sh tests/cli/foreign.sh tests/cli/options.sh
+EXTRA_DIST += tests/cli/sheet.sh tests/cli/modes.sh tests/cli/foreign.sh tests/cli/options.sh
 TESTS += tests/cli/bad-dragonbones.sh
 EXTRA_DIST += tests/cli/bad-dragonbones.sh
 check_PROGRAMS += tests/unit/check-dragonbones

@@ -302,7 +302,8 @@ static const bb__region *find_region(struct db *d, const char *name)
 {
 	const bb__region *r = d->have_atlas ? bb__atlas_find(&d->atlas, name) : NULL;
 
-	if (!r)
+	/* without an atlas one warning has said that no image is drawn */
+	if (!r && d->have_atlas)
 		bb__model_warn(d->m, "%s: no atlas entry for \"%s\"; drawn as nothing",
 		               d->c->name, name);
 	return r;
