@@ -13,13 +13,14 @@
 #include "loaders/loader.h"
 
 static const bb__loader loaders[] = {
-	{ "bonebake-skeleton", bb__sniff_native, bb__load_native, NULL },
-	{ "spine", bb__sniff_spine, bb__load_spine, NULL },
-	{ "dragonbones", bb__sniff_dragonbones, bb__load_dragonbones, NULL },
-	{ "ssajson", bb__sniff_ssajson, bb__load_ssajson, NULL },
-	{ "forge", bb__sniff_forge, bb__load_forge, NULL },
-	{ "cocos-json", bb__sniff_cocos_json, bb__load_cocos_json, NULL },
-	{ "cocos-xml", bb__sniff_cocos_xml, NULL, bb__load_cocos_xml },
+	{ "bonebake-skeleton", bb__sniff_native, bb__load_native, NULL, NULL, NULL },
+	{ "spine", bb__sniff_spine, bb__load_spine, NULL,
+	  bb__sniff_spine_binary, bb__decode_spine_binary },
+	{ "dragonbones", bb__sniff_dragonbones, bb__load_dragonbones, NULL, NULL, NULL },
+	{ "ssajson", bb__sniff_ssajson, bb__load_ssajson, NULL, NULL, NULL },
+	{ "forge", bb__sniff_forge, bb__load_forge, NULL, NULL, NULL },
+	{ "cocos-json", bb__sniff_cocos_json, bb__load_cocos_json, NULL, NULL, NULL },
+	{ "cocos-xml", bb__sniff_cocos_xml, NULL, bb__load_cocos_xml, NULL, NULL },
 };
 
 #define NLOADERS (sizeof loaders / sizeof loaders[0])
@@ -294,6 +295,22 @@ static const bb__loader *pick(const char *data, size_t size, const char *path,
 	return NULL;
 }
 
+/* The row whose binary form data is (the row named format, when given). */
+static const bb__loader *pick_binary(const char *data, size_t size, const char *path,
+                                     const char *format)
+{
+	size_t i;
+
+	for (i = 0; i < NLOADERS; i++) {
+		const bb__loader *l = &loaders[i];
+
+		if (l->sniff_binary && (!format || strcmp(format, l->name) == 0) &&
+		    l->sniff_binary(data, size, path))
+			return l;
+	}
+	return NULL;
+}
+
 /* data must be NUL-terminated at data[size]; from_file: data is the
  * content of the file at path (recorded first among the files read). */
 static bb_status load(const char *data, size_t size, const char *path,
@@ -310,7 +327,13 @@ static bb_status load(const char *data, size_t size, const char *path,
 	bb_status s;
 
 	*out = NULL;
-	if (o->format) {
+	/* a binary form, recognised by its content, is decoded into the JSON
+	 * document its row reads */
+	if ((ld = pick_binary(data, size, path, o->format))) {
+		if ((s = ld->decode_binary(data, size, name, &json, err)) != BB_OK)
+			return s;
+		kind = 'j';
+	} else if (o->format) {
 		if (!(ld = pick(data, size, path, o->format, 0)))
 			return bb_error_set(err, BB_ERR_USAGE, NULL, NULL,
 			                    "unknown format \"%s\"", o->format);
@@ -318,7 +341,9 @@ static bb_status load(const char *data, size_t size, const char *path,
 	}
 	/* parsed before anything else: a broken document is a syntax error
 	 * with its line, whatever format it was meant to be */
-	if (kind == 'j')
+	if (json)
+		s = BB_OK;
+	else if (kind == 'j')
 		s = bb__json_parse(data + bom, size - bom, name, &json, err);
 	else if (kind == 'x')
 		s = bb__xml_parse(data, size, name, (size_t)o->max_keys + 100000,
@@ -327,7 +352,7 @@ static bb_status load(const char *data, size_t size, const char *path,
 		return not_a_format(name, data, size, err);
 	if (s != BB_OK)
 		return s;
-	if (!o->format && !(ld = pick(data, size, path, NULL, kind))) {
+	if (!ld && !(ld = pick(data, size, path, NULL, kind))) {
 		s = not_a_format(name, data, size, err);
 		goto done;
 	}

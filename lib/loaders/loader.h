@@ -52,6 +52,12 @@ typedef struct bb__loader {
 	/* one of the two, after the document's kind */
 	bb_status (*load_json)(bb__load_ctx *c, json_t *root, bb_model *m);
 	bb_status (*load_xml)(bb__load_ctx *c, const bb__xnode *root, bb_model *m);
+	/* a binary form (NULL: none): recognised by its content and decoded
+	 * into the JSON document load_json reads (*out: free it with
+	 * bb__json_free; errors name `file`) */
+	int (*sniff_binary)(const char *data, size_t size, const char *path);
+	bb_status (*decode_binary)(const char *data, size_t size, const char *file,
+	                           json_t **out, bb_error *err);
 } bb__loader;
 
 /* A file a loader reads, as a file (or the command line) names it. */
@@ -104,6 +110,9 @@ int bb__sniff_native(const char *data, size_t size, const char *path);
 bb_status bb__load_native(bb__load_ctx *c, json_t *root, bb_model *m);
 int bb__sniff_spine(const char *data, size_t size, const char *path);
 bb_status bb__load_spine(bb__load_ctx *c, json_t *root, bb_model *m);
+int bb__sniff_spine_binary(const char *data, size_t size, const char *path);
+bb_status bb__decode_spine_binary(const char *data, size_t size, const char *file,
+                                  json_t **out, bb_error *err);
 int bb__sniff_dragonbones(const char *data, size_t size, const char *path);
 bb_status bb__load_dragonbones(bb__load_ctx *c, json_t *root, bb_model *m);
 int bb__sniff_ssajson(const char *data, size_t size, const char *path);

@@ -93,7 +93,31 @@ def discover(corpus):
         if isinstance(doc, dict) and isinstance(doc.get("skeleton"), dict) and \
                 "spine" in doc["skeleton"]:
             found.append(f)
+    for f in glob.glob(os.path.join(corpus, "spine", "**", "*"), recursive=True):
+        if os.path.isfile(f) and spine_binary(f):
+            found.append(f)
     return sorted(os.path.relpath(f, corpus) for f in found)
+
+
+def spine_binary(path):
+    """Whether path is a Spine binary export, by its header (whatever its
+    name): 4.x an 8-byte hash then the version string ("4.2.22"), 3.x the
+    hash as a string then the version (lib/loaders/spine-binary.c)."""
+    head = open(path, "rb").read(96)
+
+    def version_at(at):
+        if at >= len(head) or not 4 <= head[at] <= 33:
+            return None
+        v = head[at + 1:at + head[at]]
+        ok = len(v) == head[at] - 1 and v[:1].isdigit() and v[1:2] == b"." and v[2:3].isdigit()
+        return v.decode("ascii", "replace") if ok and all(0x21 <= c <= 0x7e for c in v) else None
+
+    v = version_at(8)
+    if v and v.startswith("4"):
+        return True
+    at = head[0] if head and head[0] else 1
+    v = head and head[0] <= 64 and version_at(at)
+    return bool(v and v.startswith("3"))
 
 
 def expected_frames(bonebake, path, opts):
