@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -130,6 +131,71 @@ static int scan(struct gallery *g, const char *dir, const char *label, int depth
 		free(names[i]);
 	free(names);
 	return rc;
+}
+
+/* The site's folder as an absolute path without links: realpath of its
+ * longest existing ancestor, then the rest as given (the site and its
+ * parents may not exist yet). */
+static void site_dir(const char *site, char out[PATH_MAX])
+{
+	char head[PATH_MAX], real[PATH_MAX];
+	const char *rest;
+	size_t nr, nrest;
+	char *cut;
+
+	snprintf(head, sizeof head, "%s", site);
+	for (;;) {
+		if (realpath(head, real)) {
+			rest = site + strlen(head);
+			break;
+		}
+		if ((cut = strrchr(head, '/')) == NULL || cut == head) {
+			/* nothing of it exists: from the working folder or "/" */
+			if (cut == NULL ? !realpath(".", real) : !realpath("/", real)) {
+				snprintf(out, PATH_MAX, "%s", site);
+				return;
+			}
+			rest = site;
+			break;
+		}
+		*cut = '\0';
+	}
+	if (strcmp(real, "/") == 0)
+		real[0] = '\0';
+	nr = strlen(real);
+	nrest = strlen(rest);
+	if (nr + nrest + 2 > PATH_MAX) {
+		snprintf(out, PATH_MAX, "%s", site);
+		return;
+	}
+	memcpy(out, real, nr);
+	if (*rest && *rest != '/')
+		out[nr++] = '/';
+	memcpy(out + nr, rest, nrest + 1);
+}
+
+/* `dir` as seen from the folder `from` (both absolute): "../out/walk".
+ * The page shows this, not a path of the machine that made it. */
+static void relative_to(const char *from, const char *dir, char *out, size_t size)
+{
+	size_t common = 0, i, n = 0;
+
+	for (i = 0; from[i] && from[i] == dir[i]; i++)
+		if (from[i] == '/')
+			common = i;
+	if ((!from[i] && (!dir[i] || dir[i] == '/')) || (!dir[i] && from[i] == '/'))
+		common = i;         /* the same folder, or one holds the other */
+	out[0] = '\0';
+	for (i = common; from[i]; i++)
+		if (from[i] == '/' && n + 4 < size)
+			n += (size_t)snprintf(out + n, size - n, "../");
+	snprintf(out + n, size - n, "%s", dir[common] == '/' ? dir + common + 1
+	         : dir + common);
+	n = strlen(out);
+	if (n > 1 && out[n - 1] == '/')
+		out[n - 1] = '\0';
+	if (!out[0])
+		snprintf(out, size, ".");
 }
 
 static int copy_file(const char *from, const char *to)
@@ -303,6 +369,7 @@ int cmd_gallery(int argc, char **argv)
 	};
 	struct gallery g = { NULL, 0, 0 };
 	const char *outpath = NULL, *title = "bonebake gallery";
+	char site[PATH_MAX];
 	outdir od;
 	int c, i, rc = 0;
 
@@ -323,10 +390,11 @@ int cmd_gallery(int argc, char **argv)
 		                       "folders");
 	if (!outpath || !outpath[0])
 		return cli_usage_error("gallery", "missing -o SITE");
+	site_dir(outpath, site);
 	for (i = optind; i < argc && rc == 0; i++) {
 		struct stat st;
 		size_t len = strlen(argv[i]);
-		char dir[4096];
+		char dir[4096], real[PATH_MAX], label[PATH_MAX];
 
 		if (stat(argv[i], &st) != 0 || !S_ISDIR(st.st_mode)) {
 			fprintf(stderr, "bonebake: %s: %s\n", argv[i], stat(argv[i], &st) != 0
@@ -339,7 +407,12 @@ int cmd_gallery(int argc, char **argv)
 		snprintf(dir, sizeof dir, "%s", argv[i]);
 		while (len > 1 && dir[len - 1] == '/')
 			dir[--len] = '\0';
-		rc = scan(&g, dir, dir, 0);
+		/* labelled as seen from the page, not by a path of this machine */
+		if (realpath(dir, real))
+			relative_to(site, real, label, sizeof label);
+		else
+			snprintf(label, sizeof label, "%s", dir);
+		rc = scan(&g, dir, label, 0);
 		if (rc == 0 && g.n == before) {
 			fprintf(stderr, "bonebake: %s: no frames.json found (a folder "
 			        "`bonebake render` wrote)\n", argv[i]);

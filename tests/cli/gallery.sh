@@ -1,6 +1,7 @@
 #!/bin/sh
 # bonebake gallery: the page lists every animation of the folders given,
-# with its frames copied beside it, relative paths only and nothing
+# with its frames copied beside it, labelled by their path relative to
+# the page (absolute paths too), relative paths only and nothing
 # fetched; the same bytes run after run; bad folders and frames.json fail
 # with one line, the documented code and no SITE left behind.
 . "$(dirname "$0")/lib.sh"
@@ -24,7 +25,7 @@ print(" ".join(a["label"] + ":" + a["name"] + ":" + str(len(a["files"])) + ":" +
 print(" ".join("%s@%d" % (e["name"], e["frame"]) for e in data[2]["events"]))
 PY
 expect_rc 0
-expect_out "^hum/run:run:15:a0 hum/walk:walk:24:a1 rig/wave:wave:24:a2$"
+expect_out "^\.\./hum/run:run:15:a0 \.\./hum/walk:walk:24:a1 \.\./rig/wave:wave:24:a2$"
 expect_out "^step@6 beep@18$"
 # frames copied, byte for byte
 checks=$((checks + 2))
@@ -40,6 +41,14 @@ expect_out '^2$'
 run "$BONEBAKE" gallery hum rig/ -o site3
 checks=$((checks + 1))
 cmp -s site/index.html site3/index.html || fail "two runs give different pages"
+# folders given by absolute paths: the page still shows them relative to
+# itself, never a path of the machine that made it
+run "$BONEBAKE" gallery "$T/hum" -o "$T/pages/site4"
+expect_rc 0
+run grep -c "$T" pages/site4/index.html
+expect_out '^0$'
+run grep -c '"label":"\.\./\.\./hum/walk"' pages/site4/index.html
+expect_out '^1$'
 
 # bad input
 mkdir -p empty bad/walk
