@@ -26,7 +26,7 @@ const char anim_help[] =
 	"  --quality N          WebP: lossy at quality N (0..100; default lossless);\n"
 	"                       webm: VP9 CRF 0..63 (default 32), mp4: x264 CRF\n"
 	"                       0..51 (default 23), mov: ProRes quantiser 1..31\n"
-	"                       (lower is better for the three)\n"
+	"                       (default 4); lower is better for the three\n"
 	"  --video-bitrate RATE webm, mp4: aim at RATE bits/s (e.g. 800k, 2M)\n"
 	"                       instead of a constant quality\n"
 	"  --loop-count N       play the cycle N times (1..65535): the loop count\n"

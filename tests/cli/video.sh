@@ -68,6 +68,7 @@ for fmt in webm mp4 mov; do
 		size="$cw,$ch" ;;
 	esac
 	check_eq "$fmt size" "$(probe "$f" width,height)" "$size"
+	check_eq "$fmt colours" "$(probe "$f" color_range,color_space)" tv,bt709
 	check_eq "$fmt frames" "$(probe "$f" frames)" "$nframes"
 	check_eq "$fmt frame rate" "$(probe "$f" avg_frame_rate)" "$fps/1"
 	check_duration "$fmt" "$(probe "$f" duration)" "$nframes" "$fps"
@@ -80,7 +81,8 @@ done
 
 # the first frame decoded (libvpx for the WebM's alpha) against render's
 # PNG: pixels 4 px inside transparency are transparent, pixels inside a
-# flat opaque 7x7 patch within the codec's error (16 of 255); MP4 over white
+# flat opaque 7x7 patch within the codec's error (16 of 255; 4 for 10-bit
+# 4:4:4 ProRes); MP4 over white
 rgba() {  # FILE OUT [DECODER...]: the first frame as raw RGBA
 	f=$1 o=$2
 	shift 2
@@ -90,12 +92,14 @@ rgba() {  # FILE OUT [DECODER...]: the first frame as raw RGBA
 rgba "$T/r/walk/walk_0000.png" "$T/png.rgba"
 rgba "$T/walk.webm" "$T/webm.rgba" -c:v libvpx-vp9
 rgba "$T/walk.mp4" "$T/mp4.rgba"
-compare() {  # VIDEO.rgba VIDEO-WIDTH BACKGROUND (r,g,b or "alpha")
+rgba "$T/walk.mov" "$T/mov.rgba"
+compare() {  # VIDEO.rgba VIDEO-WIDTH BACKGROUND (r,g,b or "alpha") ERROR
 	checks=$((checks + 1))
-	python3 - "$T/png.rgba" "$1" "$cw" "$ch" "$2" "$3" <<'EOF' || fail "$1: first frame off"
+	python3 - "$T/png.rgba" "$1" "$cw" "$ch" "$2" "$3" "$4" <<'EOF' || fail "$1: first frame off"
 import sys
 png, vid = open(sys.argv[1], "rb").read(), open(sys.argv[2], "rb").read()
 w, h, vw, bg = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
+tol = int(sys.argv[7])
 P = lambda x, y: png[(y * w + x) * 4:(y * w + x) * 4 + 4]
 V = lambda x, y: vid[(y * vw + x) * 4:(y * vw + x) * 4 + 4]
 clear = flat = 0
@@ -114,13 +118,14 @@ for y in range(4, h - 4):
         elif p[3] == 255 and all(P(x + i, y + j) == p for i in range(-3, 4) for j in range(-3, 4)):
             flat += 1
             v = V(x, y)
-            assert max(abs(v[k] - p[k]) for k in range(4)) <= 16, \
+            assert max(abs(v[k] - p[k]) for k in range(4)) <= tol, \
                 ("opaque pixel", x, y, tuple(p), tuple(v))
 assert clear > 1000 and flat > 1000, (clear, flat)
 EOF
 }
-compare "$T/webm.rgba" "$cw" alpha
-compare "$T/mp4.rgba" "$((cw + cw % 2))" 255,255,255
+compare "$T/webm.rgba" "$cw" alpha 16
+compare "$T/mp4.rgba" "$((cw + cw % 2))" 255,255,255 16
+compare "$T/mov.rgba" "$cw" alpha 4
 
 # render --preview and sheet --preview: the same file as preview writes
 run "$BONEBAKE" render "$H" --anim walk -o "$T/rp" --preview webm --jobs 2 --quiet

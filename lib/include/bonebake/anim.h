@@ -61,7 +61,7 @@ typedef struct bb_anim_options {
 	int has_crf;          /* crf given (default: the format's, below) */
 	int crf;              /* WebM: VP9 CRF 0..63 (default 32); MP4: x264 CRF
 	                         0..51 (default 23); MOV: ProRes quantiser 1..31
-	                         (default: prores_ks picks per macroblock) */
+	                         (default 4) */
 	long long bitrate;    /* bits per second (WebM, MP4): > 0 aims at that
 	                         average instead of a constant quality; not
 	                         with has_crf, not for MOV */
