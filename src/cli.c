@@ -188,10 +188,18 @@ void cli_warn_model(const bb_model *m)
 	free(done);
 }
 
+static long warnings;
+
+long cli_warning_count(void)
+{
+	return __atomic_load_n(&warnings, __ATOMIC_SEQ_CST);
+}
+
 void cli_warn(const char *fmt, ...)
 {
 	va_list ap;
 
+	__atomic_add_fetch(&warnings, 1, __ATOMIC_SEQ_CST);
 	fprintf(stderr, "bonebake: warning: ");
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);

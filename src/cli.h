@@ -45,7 +45,10 @@ struct option;
  * `opts` when one is near: "did you mean --scale?"; ambiguous; needs or
  * takes no value).  Returns EXIT_USAGE. */
 int cli_bad_option(const char *cmd, char **argv, const struct option *opts);
+/* Prints "bonebake: warning: <message>" and counts it (thread-safe). */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Warnings printed so far by cli_warn (for --strict). */
+long cli_warning_count(void);
 
 /* Progress on stderr for long work.  Modes: CLI_PROGRESS_AUTO (a single
  * rewritten line when stderr is a terminal, nothing otherwise),

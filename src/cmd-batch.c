@@ -42,7 +42,10 @@ static const char help[] =
 	"  --force              run every job, current or not\n"
 	"  --list               print each job of the shard (name, shard,\n"
 	"                       current/stale) and run nothing\n"
-	"  --json               print the outcome as JSON on stdout\n"
+	"  --json               print the outcome as JSON on stdout (each job's\n"
+	"                       warnings included)\n"
+	"  --strict             run each job with --strict: a job with any\n"
+	"                       warning fails (exit 3) and writes nothing\n"
 	"  --quiet              print nothing on success\n"
 	"  --progress auto|line|json|none\n"
 	"                       jobs done / total on stderr (see render)\n"
@@ -51,7 +54,7 @@ static const char help[] =
 /* The commands a job may run: they take FILE -o DIR and --deps. */
 static const char *const job_commands[] = { "render", "sheet", NULL };
 
-enum { O_SHARD = 1000, O_FORCE, O_LIST, O_JSON, O_PROGRESS };
+enum { O_SHARD = 1000, O_FORCE, O_LIST, O_JSON, O_PROGRESS, O_STRICT };
 enum { MSG_MAX = 65536 };
 
 struct child {
@@ -75,6 +78,7 @@ struct batch_run {
 	int *sel;                /* selected job indices */
 	int nsel;
 	int threads_each;
+	int strict;              /* --strict passed on to every job */
 	struct outcome *out;     /* per job */
 	cli_progress progress;
 };
@@ -194,6 +198,8 @@ static int start_child(struct batch_run *r, int job, struct child *c)
 	argv[k++] = "json";
 	argv[k++] = "--deps";
 	argv[k++] = c->deps;
+	if (r->strict)
+		argv[k++] = "--strict";
 	argv[k] = NULL;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
@@ -301,9 +307,48 @@ static const char *status_name(int s)
 	return s == 1 ? "ran" : s == 2 ? "current" : s == 3 ? "failed" : "pending";
 }
 
+static const char WARNING_MARK[] = "warning: ";
+
+/* Calls fn on each of the job's warning lines (the text after
+ * "warning: "); returns how many there are. */
+static int each_warning(const struct outcome *o,
+                        void (*fn)(const char *line, int len, int index))
+{
+	const char *l, *nl, *w;
+	int n = 0;
+
+	for (l = o->msg; l && *l; l = nl + 1) {
+		if (!(nl = strchr(l, '\n')))
+			break;
+		w = strstr(l, WARNING_MARK);
+		if (w && w < nl) {
+			w += sizeof WARNING_MARK - 1;
+			if (fn)
+				fn(w, (int)(nl - w), n);
+			n++;
+		}
+	}
+	return n;
+}
+
+static void json_warning(const char *line, int len, int index)
+{
+	char *s = strndup(line, (size_t)len);
+
+	printf("%s", index ? ", " : "");
+	cli_json_string(stdout, s ? s : "");
+	free(s);
+}
+
+static void text_warning(const char *line, int len, int index)
+{
+	(void)index;
+	printf("  warning: %.*s\n", len, line);
+}
+
 static void report(const struct batch_run *r, int json, int quiet, int k, int n)
 {
-	int i, counts[4] = { 0 };
+	int i, counts[4] = { 0 }, warned = 0;
 
 	for (i = 0; i < r->nsel; i++)
 		counts[r->out[r->sel[i]].status]++;
@@ -321,8 +366,10 @@ static void report(const struct batch_run *r, int json, int quiet, int k, int n)
 			cli_json_string(stdout, j->command);
 			printf(", \"output\": ");
 			cli_json_string(stdout, j->output);
-			printf(", \"status\": \"%s\", \"exit\": %d}", status_name(o->status),
-			       o->rc);
+			printf(", \"status\": \"%s\", \"exit\": %d, \"warnings\": [",
+			       status_name(o->status), o->rc);
+			each_warning(o, json_warning);
+			printf("]}");
 		}
 		printf("%s]}\n", r->nsel ? "\n" : "");
 		return;
@@ -331,16 +378,27 @@ static void report(const struct batch_run *r, int json, int quiet, int k, int n)
 		return;
 	for (i = 0; i < r->nsel; i++) {
 		const struct outcome *o = &r->out[r->sel[i]];
+		int nw = o->status == 1 ? each_warning(o, NULL) : 0;
 
 		if (o->status == 3)
 			printf("%s: failed (exit %d)\n",
 			       bb_batch_job_at(r->b, r->sel[i])->name, o->rc);
 		else
-			printf("%s: %s\n", bb_batch_job_at(r->b, r->sel[i])->name,
+			printf("%s: %s", bb_batch_job_at(r->b, r->sel[i])->name,
 			       o->status == 1 ? "rendered" : "current (skipped)");
+		if (nw)
+			printf(" with %d warning%s", nw, nw == 1 ? "" : "s");
+		if (o->status != 3)
+			putchar('\n');
+		if (nw)
+			each_warning(o, text_warning);
+		warned += nw > 0;
 	}
-	printf("batch: %d ran, %d current, %d failed (shard %d/%d of %d jobs)\n",
-	       counts[1], counts[2], counts[3], k, n, bb_batch_job_count(r->b));
+	printf("batch: %d ran, %d current, %d failed", counts[1], counts[2],
+	       counts[3]);
+	if (warned)
+		printf(", %d with warnings", warned);
+	printf(" (shard %d/%d of %d jobs)\n", k, n, bb_batch_job_count(r->b));
 }
 
 /* Every failed job's messages under its name, in manifest order; the exit
@@ -386,6 +444,7 @@ int cmd_batch(int argc, char **argv)
 		{ "json", no_argument, NULL, O_JSON },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "progress", required_argument, NULL, O_PROGRESS },
+		{ "strict", no_argument, NULL, O_STRICT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -411,6 +470,7 @@ int cmd_batch(int argc, char **argv)
 		case O_FORCE: force = 1; break;
 		case O_LIST: list = 1; break;
 		case O_JSON: json = 1; break;
+		case O_STRICT: r.strict = 1; break;
 		case 'q': quiet = 1; break;
 		case O_PROGRESS:
 			if (!cli_parse_progress(optarg, &progress))

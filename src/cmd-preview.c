@@ -231,6 +231,8 @@ int cmd_preview(int argc, char **argv)
 	figure_progress_start(&r.progress, "preview", &fo, r.jobs, r.njobs);
 	rc = run_jobs(&r, &fo);
 	cli_progress_end(&r.progress);
+	if (rc == 0)
+		rc = figure_strict_check(&fo, "preview");
 	if (rc == 0 && r.folder)
 		rc = outdir_commit(&r.od);
 	else if (r.folder)

@@ -295,6 +295,8 @@ int cmd_render(int argc, char **argv)
 	cli_progress_end(&progress);
 	pool_free(&pool);
 	if (rc == 0)
+		rc = figure_strict_check(&fo, "render");
+	if (rc == 0)
 		rc = outdir_commit(&od);
 	else
 		outdir_abort(&od);

@@ -310,6 +310,8 @@ int cmd_sheet(int argc, char **argv)
 			                   &run.frames[j]);
 	}
 	cli_progress_end(&progress);
+	if (rc == 0)
+		rc = figure_strict_check(&fo, "sheet");
 	if (rc == 0 && (rc = describe(&run)) == 0 &&
 	    bb_pack_frames(run.in, run.nin, run.anims, (size_t)run.njobs, &po.pack,
 	                   &sheet, &err) != BB_OK)

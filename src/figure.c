@@ -14,7 +14,7 @@ enum {
 	O_SCALE, O_SIZE, O_ORIGIN, O_PAD, O_BG, O_BONES, O_FLIP, O_OVERLAY,
 	O_FACE, O_SET, O_JOBS, O_QUIET, O_ATLAS, O_LOOP, O_ONCE, O_CANVAS,
 	O_PLACEHOLDER, O_MODEL3D, O_ASSETS, O_VIEW, O_PPU, O_DURATION,
-	O_PROGRESS, O_DEPS, O_FILTER, O_OUTSIDE, O_PIXELS
+	O_PROGRESS, O_DEPS, O_FILTER, O_OUTSIDE, O_PIXELS, O_STRICT
 };
 
 const struct option fig_options[] = {
@@ -51,6 +51,7 @@ const struct option fig_options[] = {
 	{ "filter", required_argument, NULL, O_FILTER },
 	{ "allow-outside-paths", no_argument, NULL, O_OUTSIDE },
 	{ "max-image-pixels", required_argument, NULL, O_PIXELS },
+	{ "strict", no_argument, NULL, O_STRICT },
 };
 const int fig_noptions = sizeof fig_options / sizeof fig_options[0];
 
@@ -93,8 +94,12 @@ const char fig_help[] =
 	"  --pad N              pixels around the union of all frames' bounds (2)\n"
 	"  --size WxH --origin X,Y\n"
 	"                       fixed canvas and origin pixel instead\n"
-	"  --canvas auto|native auto: the drawn bounds (default); native: the\n"
-	"                       file's own canvas and origin (SSAJSON)\n"
+	"  --canvas auto|union|native\n"
+	"                       auto: each animation's drawn bounds (default);\n"
+	"                       union: one canvas and origin for every\n"
+	"                       animation of an armature (the union of their\n"
+	"                       bounds; see info --bounds); native: the file's\n"
+	"                       own canvas and origin (SSAJSON)\n"
 	"  --bg COLOR           background: #rrggbb[aa], white... (transparent)\n"
 	"  --filter fast|good|best\n"
 	"                       texture sampling when drawn smaller (default good)\n"
@@ -103,6 +108,9 @@ const char fig_help[] =
 	"                       input, atlases, textures, models) to FILE as\n"
 	"                       JSON {\"files\": [...]}, for build systems\n"
 	"  --quiet              no progress line, no summary\n"
+	"  --strict             every warning (missing atlas or region, blank\n"
+	"                       frame, a canvas that cuts the figure) is an\n"
+	"                       error: exit 3 and nothing written\n"
 	"  --progress auto|line|json|none\n"
 	"                       progress on stderr: auto (default) a line when\n"
 	"                       stderr is a terminal; json: one object per line\n"
@@ -273,12 +281,16 @@ int fig_parse(fig_opts *o, int id, const char *arg, const char *cmd)
 		return 1;
 	case O_ATLAS: o->atlas = arg; return 1;
 	case O_CANVAS:
-		if (strcmp(arg, "auto") != 0 && strcmp(arg, "native") != 0) {
-			cli_usage_error(cmd, "--canvas takes auto or native, not '%s'", arg);
+		if (strcmp(arg, "auto") != 0 && strcmp(arg, "native") != 0 &&
+		    strcmp(arg, "union") != 0) {
+			cli_usage_error(cmd, "--canvas takes auto, union or native, not "
+			                "'%s'", arg);
 			return -1;
 		}
 		o->canvas_native = strcmp(arg, "native") == 0;
+		o->canvas_union = strcmp(arg, "union") == 0;
 		return 1;
+	case O_STRICT: o->strict = 1; return 1;
 	case O_PLACEHOLDER: o->placeholder = 1; return 1;
 	case O_MODEL3D: o->model3d = arg; return 1;
 	case O_ASSETS: o->assets = arg; return 1;
@@ -576,9 +588,14 @@ int figure_plan(const figure *f, const fig_opts *o, int anim, bb_plan *out)
 	bb_scene sc = f->scene;
 	bb_error err;
 
-	if (o->canvas_native && o->has_size)
-		return cli_usage_error(f->cmd, "--canvas native and --size exclude "
-		                       "each other");
+	if ((o->canvas_native || o->canvas_union) && o->has_size)
+		return cli_usage_error(f->cmd, "--canvas %s and --size exclude "
+		                       "each other", o->canvas_native ? "native"
+		                       : "union");
+	if (f->has_union) {
+		co.has_bounds = 1;
+		co.bounds = f->union_bounds;
+	}
 	sc.anim = anim;
 	if (bb_plan_scene(f->model, &sc, &co, out, &err) != BB_OK)
 		return cli_fail(&err);
@@ -587,21 +604,100 @@ int figure_plan(const figure *f, const fig_opts *o, int anim, bb_plan *out)
 
 /* ---- the frame loop with progress ------------------------------------ */
 
+/* Frames that draw nothing (every pixel the same): a missing texture or
+ * a figure outside the canvas. */
+enum { BLANKS_LISTED = 8 };
+
+struct blanks {
+	long n;
+	long first[BLANKS_LISTED];  /* the smallest frame numbers, sorted */
+};
+
 struct run {
 	fig_sink sink;
 	void *user;
 	pthread_mutex_t lock;
 	cli_progress *progress;
+	struct blanks *blanks;
 	int rc;                     /* the sink's exit code, which stops the run */
 };
+
+static int image_blank(const bb_image *img)
+{
+	const uint8_t *p0 = img->px;
+	int x, y;
+
+	for (y = 0; y < img->height; y++) {
+		const uint8_t *row = img->px + (size_t)y * img->stride;
+
+		for (x = 0; x < img->width; x++)
+			if (memcmp(row + 4 * (size_t)x, p0, 4) != 0)
+				return 0;
+	}
+	return 1;
+}
+
+static void blanks_init(struct blanks *b)
+{
+	b->n = 0;
+}
+
+static void blanks_add(struct blanks *b, long frame)
+{
+	long k = b->n < BLANKS_LISTED ? b->n : BLANKS_LISTED - 1;
+
+	if (b->n >= BLANKS_LISTED && frame > b->first[k]) {
+		b->n++;
+		return;
+	}
+	for (; k > 0 && b->first[k - 1] > frame; k--)
+		b->first[k] = b->first[k - 1];
+	b->first[k] = frame;
+	b->n++;
+}
+
+/* How warnings name a job's animation: with several armatures,
+ * "<armature>/<anim>" as its output folder. */
+static const char *job_label(const fig_job *j)
+{
+	return strchr(j->dir, '/') ? j->dir : j->plan.info.name;
+}
+
+static void blanks_warn(const fig_job *j, const struct blanks *b)
+{
+	char list[BLANKS_LISTED * 24 + 16];
+	size_t len = 0;
+	long k;
+
+	if (b->n == 0)
+		return;
+	for (k = 0; k < b->n && k < BLANKS_LISTED; k++)
+		len += (size_t)snprintf(list + len, sizeof list - len, "%s%ld",
+		                        k ? ", " : "", b->first[k]);
+	if (b->n > BLANKS_LISTED)
+		snprintf(list + len, sizeof list - len, ", ...");
+	if (b->n == 1)
+		cli_warn("animation \"%s\": frame %s is blank (nothing drawn on "
+		         "the canvas)", job_label(j), list);
+	else if (b->n == j->plan.frames)
+		cli_warn("animation \"%s\": all %ld frames are blank (nothing "
+		         "drawn on the canvas)", job_label(j), b->n);
+	else
+		cli_warn("animation \"%s\": %ld of %ld frames are blank (nothing "
+		         "drawn on the canvas: frames %s)", job_label(j), b->n,
+		         j->plan.frames, list);
+}
 
 static bb_status run_sink(void *user, long frame, const bb_image *img,
                           bb_error *err)
 {
 	struct run *r = user;
 	int rc = r->sink(frame, img, r->user);
+	int blank = rc == 0 && r->blanks && image_blank(img);
 
 	pthread_mutex_lock(&r->lock);
+	if (blank)
+		blanks_add(r->blanks, frame);
 	if (rc && !r->rc)
 		r->rc = rc;
 	if (!rc && r->progress)
@@ -613,7 +709,8 @@ static bb_status run_sink(void *user, long frame, const bb_image *img,
 
 static int figure_render_range(const fig_job *j, const fig_opts *o,
                                cli_progress *progress, long first, long count,
-                               fig_sink sink, void *user);
+                               struct blanks *blanks, fig_sink sink,
+                               void *user);
 
 void figure_progress_start(cli_progress *p, const char *cmd, const fig_opts *o,
                            const fig_job *jobs, int njobs)
@@ -630,13 +727,21 @@ void figure_progress_start(cli_progress *p, const char *cmd, const fig_opts *o,
 int figure_render(const fig_job *j, const fig_opts *o, cli_progress *progress,
                   fig_sink sink, void *user)
 {
-	return figure_render_range(j, o, progress, 0, -1, sink, user);
+	struct blanks b;
+	int rc;
+
+	blanks_init(&b);
+	rc = figure_render_range(j, o, progress, 0, -1, &b, sink, user);
+	if (rc == 0)
+		blanks_warn(j, &b);
+	return rc;
 }
 
 /* figure_render over frames [first, first + count) (count < 0: to the end). */
 static int figure_render_range(const fig_job *j, const fig_opts *o,
                                cli_progress *progress, long first, long count,
-                               fig_sink sink, void *user)
+                               struct blanks *blanks, fig_sink sink,
+                               void *user)
 {
 	struct run r;
 	bb_error err;
@@ -646,6 +751,7 @@ static int figure_render_range(const fig_job *j, const fig_opts *o,
 	r.sink = sink;
 	r.user = user;
 	r.progress = progress;
+	r.blanks = blanks;
 	pthread_mutex_init(&r.lock, NULL);
 	s = bb_render_frames(j->model, &j->scene, &j->plan, first, count, o->jobs,
 	                     run_sink, &r, &err);
@@ -712,6 +818,7 @@ int figure_render_ordered(const fig_job *j, const fig_opts *o,
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN), chunk, k;
 	int jobs = o->jobs > 0 ? o->jobs : (int)(cpus > 0 ? cpus : 1), rc = 0;
 	fig_job part = *j;
+	struct blanks blanks;
 
 	memset(&ord, 0, sizeof ord);
 	ord.sink = sink;
@@ -727,13 +834,15 @@ int figure_render_ordered(const fig_job *j, const fig_opts *o,
 		return EXIT_INTERNAL;
 	}
 	pthread_mutex_init(&ord.lock, NULL);
+	blanks_init(&blanks);
 	/* chunks of frames: at most `chunk` copies wait, whatever the order
 	 * the workers finish in */
 	for (k = 0; k < j->plan.frames && rc == 0; k += chunk) {
 		long n = j->plan.frames - k < chunk ? j->plan.frames - k : chunk, i;
 
 		ord.base = ord.next = k;
-		rc = figure_render_range(&part, o, progress, k, n, ordered_sink, &ord);
+		rc = figure_render_range(&part, o, progress, k, n, &blanks,
+		                         ordered_sink, &ord);
 		for (i = 0; i <= chunk; i++) {
 			bb_image_free(ord.held[i]);
 			ord.held[i] = NULL;
@@ -746,6 +855,8 @@ int figure_render_ordered(const fig_job *j, const fig_opts *o,
 	}
 	pthread_mutex_destroy(&ord.lock);
 	free(ord.held);
+	if (rc == 0)
+		blanks_warn(j, &blanks);
 	return rc;
 }
 
@@ -763,6 +874,41 @@ void fig_safe_name(const char *name, char *buf, size_t size)
 	 * can take the name of bonebake's own .bonebake-* files */
 	if (buf[0] == '.')
 		buf[0] = '_';
+}
+
+/* A fixed or native canvas that cuts the figure: a warning naming the
+ * animation, its frames and the pixels lost. */
+static int warn_cut(const fig_job *j)
+{
+	bb_plan_fit fit;
+	bb_error err;
+
+	if (bb_plan_check_fit(j->model, &j->scene, &j->plan, &fit, &err) != BB_OK)
+		return cli_fail(&err);
+	if (fit.cut_frames == 0)
+		return 0;
+	cli_warn("animation \"%s\": the %dx%d canvas cuts the figure in %ld of "
+	         "%ld frames (%ld..%ld; up to %.0f px of frame %ld's drawn box "
+	         "lost); `bonebake info --bounds` prints a size that holds it",
+	         job_label(j), j->plan.width, j->plan.height, fit.cut_frames,
+	         j->plan.frames, fit.first, fit.last, fit.worst_lost,
+	         fit.worst_frame);
+	return 0;
+}
+
+/* --canvas union: the bounds of every animation of f's armature. */
+static int plan_union(figure *f, const fig_opts *o)
+{
+	bb_canvas_options co = fig_canvas(o);
+	bb_error err;
+
+	f->has_union = 0;
+	if (!o->canvas_union)
+		return 0;
+	if (bb_plan_union(f->model, &f->scene, &co, &f->union_bounds, &err) != BB_OK)
+		return cli_fail(&err);
+	f->has_union = 1;
+	return 0;
 }
 
 /* Appends one planned job for animation `anim` of f. */
@@ -786,7 +932,9 @@ static int add_job(figure *f, const fig_opts *o, int anim, const char *armdir,
 	j->model = f->model;
 	j->scene = f->scene;
 	j->scene.anim = anim;
-	if ((rc = figure_plan(f, o, anim, &j->plan)) != 0)
+	if ((rc = figure_plan(f, o, anim, &j->plan)) != 0 ||
+	    ((o->has_size || o->canvas_native) &&
+	     (rc = warn_cut(j)) != 0))
 		return rc;
 	(*n)++;
 	fig_safe_name(j->plan.info.name, j->prefix, sizeof j->prefix);
@@ -812,7 +960,8 @@ int figure_plan_jobs(figure *base, const fig_opts *o, const char *path,
 		bb_armature_info ai;
 		char armdir[FIG_NAME_MAX];
 
-		if (o->all && (rc = figure_select(base, o, a, path)) != 0)
+		if ((o->all && (rc = figure_select(base, o, a, path)) != 0) ||
+		    (rc = plan_union(base, o)) != 0)
 			break;
 		bb_model_armature_info(base->model, base->scene.armature, &ai);
 		fig_safe_name(ai.name, armdir, sizeof armdir);
@@ -823,4 +972,15 @@ int figure_plan_jobs(figure *base, const fig_opts *o, const char *path,
 	*out = jobs;
 	*njobs = n;
 	return rc;
+}
+
+int figure_strict_check(const fig_opts *o, const char *cmd)
+{
+	long n = cli_warning_count();
+
+	if (!o->strict || n == 0)
+		return 0;
+	fprintf(stderr, "bonebake %s: --strict: %ld warning%s above, so nothing "
+	        "was written\n", cmd, n, n == 1 ? "" : "s");
+	return EXIT_INPUT;
 }

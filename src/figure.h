@@ -43,6 +43,8 @@ typedef struct fig_opts {
 	const char *atlas;          /* --atlas */
 	int loop_mode;              /* --loop 1, --once 2, else 0 */
 	int canvas_native;          /* --canvas native: the format's own stage */
+	int canvas_union;           /* --canvas union: one canvas per armature */
+	int strict;                 /* --strict: warnings fail the run (exit 3) */
 	int placeholder;            /* --placeholder: missing images as boxes */
 	const char *model3d;        /* --model: block model a joint file moves */
 	const char *assets;         /* --assets: resource folder */
@@ -78,6 +80,8 @@ typedef struct figure {
 	                               animation */
 	int *anims;                 /* the animations to render, in order */
 	int nanims;
+	int has_union;              /* --canvas union: the armature's bounds */
+	bb_bounds union_bounds;
 } figure;
 
 /* Loads `path` (printing the model's warnings once) and resolves every
@@ -134,6 +138,11 @@ int figure_render_ordered(const fig_job *j, const fig_opts *o,
  * them) into a new array (free it).  Returns an exit code. */
 int figure_plan_jobs(figure *base, const fig_opts *o, const char *path,
                      const char *cmd, fig_job **out, int *njobs);
+
+/* With --strict and any warning printed so far (cli_warning_count):
+ * prints that they fail the run and returns EXIT_INPUT; else 0.  Call it
+ * before committing outputs. */
+int figure_strict_check(const fig_opts *o, const char *cmd);
 
 /* A file-system safe version of an animation name ('/' and spaces -> '_'). */
 void fig_safe_name(const char *name, char *buf, size_t size);

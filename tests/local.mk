@@ -242,3 +242,7 @@ tests_unit_check_eval_SOURCES = tests/unit/check-eval.c
 tests_unit_check_eval_CFLAGS = $(CHECK_TEST_CFLAGS)
 tests_unit_check_eval_LDADD = $(CHECK_TEST_LIBS)
 TESTS += tests/unit/check-eval
+
+# Review in CI (issue 21): stable canvases, warnings and --strict
+TESTS += tests/cli/canvas-strict.sh
+EXTRA_DIST += tests/cli/canvas-strict.sh

@@ -159,10 +159,10 @@ static bb_status plan_bounds(const bb_model *m, const bb_scene *sc,
 {
 	double s = co->scale > 0 ? co->scale : 1, px0, py0, px1, py1;
 	int pad = co->pad > 0 ? co->pad : 0;
-	bb_bounds b;
+	bb_bounds b = co->bounds;
 	bb_status st;
 
-	if ((st = frames_bounds(m, sc, p, &b, err)) != BB_OK)
+	if (!co->has_bounds && (st = frames_bounds(m, sc, p, &b, err)) != BB_OK)
 		return st;
 	if (bb_bounds_is_empty(b))
 		b.x0 = b.y0 = b.x1 = b.y1 = 0;
@@ -187,11 +187,10 @@ static bb_status plan_bounds(const bb_model *m, const bb_scene *sc,
 	return BB_OK;
 }
 
-bb_status bb_plan_scene(const bb_model *m, const bb_scene *sc,
-                        const bb_canvas_options *co, bb_plan *p,
-                        bb_error *err)
+/* Frame count and times of sc's animation: everything but the canvas. */
+static bb_status plan_timing(const bb_model *m, const bb_scene *sc,
+                             const bb_limits *lim, bb_plan *p, bb_error *err)
 {
-	bb_limits lim = with_defaults(co->limits);
 	bb_track tracks[BB_MAX_TRACKS];
 	bb_armature_info arm;
 	bb_status s;
@@ -214,10 +213,22 @@ bb_status bb_plan_scene(const bb_model *m, const bb_scene *sc,
 		p->info.duration = sc->cycle;
 	}
 	p->frames = bb_frame_count(p->info.duration, p->fps, p->info.loop);
-	if (p->frames > lim.max_frames)
+	if (p->frames > lim->max_frames)
 		return bb_error_set(err, BB_ERR_LIMIT, bb_model_source(m), NULL,
 		                    "animation \"%s\": %ld frames exceed the limit of "
-		                    "%ld", p->info.name, p->frames, lim.max_frames);
+		                    "%ld", p->info.name, p->frames, lim->max_frames);
+	return BB_OK;
+}
+
+bb_status bb_plan_scene(const bb_model *m, const bb_scene *sc,
+                        const bb_canvas_options *co, bb_plan *p,
+                        bb_error *err)
+{
+	bb_limits lim = with_defaults(co->limits);
+	bb_status s;
+
+	if ((s = plan_timing(m, sc, &lim, p, err)) != BB_OK)
+		return s;
 	p->view.scale = co->scale > 0 ? co->scale : 1;
 	p->view.background = co->background;
 	p->view.filter = co->filter;
@@ -235,4 +246,92 @@ bb_status bb_plan_scene(const bb_model *m, const bb_scene *sc,
 		return BB_OK;
 	}
 	return plan_bounds(m, sc, co, &lim, p, err);
+}
+
+bb_status bb_plan_union(const bb_model *m, const bb_scene *sc,
+                        const bb_canvas_options *co, bb_bounds *out,
+                        bb_error *err)
+{
+	bb_limits lim = with_defaults(co->limits);
+	bb_scene one = *sc;
+	bb_plan p;
+	bb_status s;
+	int a, n;
+
+	*out = bb_bounds_empty();
+	if (sc->armature < 0 || sc->armature >= bb_model_armature_count(m))
+		return bb_error_set(err, BB_ERR_USAGE, bb_model_source(m), NULL,
+		                    "armature %d out of range", sc->armature);
+	n = bb_model_anim_count(m, sc->armature);
+	for (a = 0; a < n; a++) {
+		bb_bounds b;
+
+		one.anim = a;
+		if ((s = plan_timing(m, &one, &lim, &p, err)) != BB_OK ||
+		    (s = frames_bounds(m, &one, &p, &b, err)) != BB_OK)
+			return s;
+		bb_bounds_union(out, b);
+	}
+	return BB_OK;
+}
+
+/* Pixels of the box (x0, y0)-(x1, y1) outside 0..w x 0..h. */
+static double outside(double x0, double y0, double x1, double y1, int w, int h)
+{
+	double ix0 = x0 > 0 ? x0 : 0, iy0 = y0 > 0 ? y0 : 0;
+	double ix1 = x1 < w ? x1 : w, iy1 = y1 < h ? y1 : h;
+	double in = ix1 > ix0 && iy1 > iy0 ? (ix1 - ix0) * (iy1 - iy0) : 0;
+
+	return (x1 - x0) * (y1 - y0) - in;
+}
+
+bb_status bb_plan_check_fit(const bb_model *m, const bb_scene *sc,
+                            const bb_plan *p, bb_plan_fit *out, bb_error *err)
+{
+	const double eps = 1e-6;
+	double s = p->view.scale > 0 ? p->view.scale : 1;
+	bb_track tracks[BB_MAX_TRACKS];
+	bb_pose *pose;
+	bb_status st;
+	int n;
+	long i;
+
+	memset(out, 0, sizeof *out);
+	out->first = out->last = out->worst_frame = -1;
+	if ((st = bb_scene_tracks(m, sc, tracks, &n, err)) != BB_OK ||
+	    (st = bb_pose_new(m, sc->armature, &pose, err)) != BB_OK)
+		return st;
+	for (i = 0; i < p->frames; i++) {
+		bb_bounds b;
+		double x0, y0, x1, y1, lost;
+
+		st = bb_pose_eval(pose, tracks, n, bb_plan_frame_time(p, i), &sc->eval,
+		                  err);
+		if (st != BB_OK)
+			break;
+		b = bb_drawlist_bounds(bb_pose_drawlist(pose));
+		if (bb_bounds_is_empty(b))
+			continue;
+		x0 = b.x0 * s + p->view.origin_x;
+		y0 = b.y0 * s + p->view.origin_y;
+		x1 = b.x1 * s + p->view.origin_x;
+		y1 = b.y1 * s + p->view.origin_y;
+		if (x0 >= -eps && y0 >= -eps && x1 <= p->width + eps &&
+		    y1 <= p->height + eps)
+			continue;
+		lost = outside(x0, y0, x1, y1, p->width, p->height);
+		if (lost < 0.5)
+			continue;   /* a sliver of a pixel: nothing visible lost */
+		if (out->first < 0)
+			out->first = i;
+		out->last = i;
+		out->cut_frames++;
+		out->lost += lost;
+		if (lost > out->worst_lost) {
+			out->worst_lost = lost;
+			out->worst_frame = i;
+		}
+	}
+	bb_pose_free(pose);
+	return st;
 }

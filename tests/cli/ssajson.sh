@@ -37,7 +37,7 @@ expect_err 'defines no canvas'
 expect_absent "$T/x"
 run "$BONEBAKE" render "$S" -o "$T/x" --canvas fixed --quiet
 expect_rc 2
-expect_err "--canvas takes auto or native"
+expect_err "--canvas takes auto, union or native"
 run "$BONEBAKE" render "$S" -o "$T/x" --canvas native --size 10x10 --quiet
 expect_rc 2
 expect_absent "$T/x"

@@ -84,6 +84,12 @@ typedef struct bb_canvas_options {
 	bb_rgba background;    /* straight colour; alpha 0: transparent */
 	bb_filter filter;      /* texture sampling (0: the default) */
 	bb_limits limits;
+	int has_bounds;        /* plan the canvas over `bounds` (world units,
+	                          before scale) instead of evaluating the
+	                          frames: with bb_plan_union's bounds, every
+	                          animation of an armature gets one canvas and
+	                          origin (`--canvas union`) */
+	bb_bounds bounds;
 } bb_canvas_options;
 
 /* One animation planned: everything needed to render or describe its
@@ -107,6 +113,32 @@ typedef struct bb_plan {
 bb_status bb_plan_scene(const bb_model *m, const bb_scene *sc,
                         const bb_canvas_options *co, bb_plan *out,
                         bb_error *err);
+
+/* The union of the drawn bounds of every frame of every animation of sc's
+ * armature (world units), each animation played as sc plays its body
+ * animation (layers, loop mode, cycle, rate); sc->anim is ignored.  With
+ * co->has_bounds set to it, bb_plan_scene gives every animation the same
+ * canvas and origin.  An armature that draws nothing gives empty bounds.
+ * Fails as bb_plan_scene.  Thread-safe. */
+bb_status bb_plan_union(const bb_model *m, const bb_scene *sc,
+                        const bb_canvas_options *co, bb_bounds *out,
+                        bb_error *err);
+
+/* How well a planned canvas holds the figure: frames whose drawn bounds
+ * reach outside it (a fixed --size, or a format's own stage). */
+typedef struct bb_plan_fit {
+	long cut_frames;       /* frames drawing outside the canvas */
+	long first, last;      /* the first and last of them (-1: none) */
+	long worst_frame;      /* the frame losing the most (-1: none) */
+	double worst_lost;     /* pixels of its drawn bounding box outside */
+	double lost;           /* the same summed over every frame */
+} bb_plan_fit;
+
+/* Evaluates every frame of p and measures what its canvas cuts (bounding
+ * boxes, so the pixels lost are an upper bound).  Fails with BB_ERR_NOMEM
+ * or what evaluation fails with.  Thread-safe. */
+bb_status bb_plan_check_fit(const bb_model *m, const bb_scene *sc,
+                            const bb_plan *p, bb_plan_fit *out, bb_error *err);
 
 /* Time (s) of frame i: i / fps, derived from the index, never accumulated. */
 double bb_plan_frame_time(const bb_plan *p, long i);
