@@ -148,6 +148,9 @@ static int same_but_name(const char *a, const char *b)
 	       strncmp(a, b, aa) == 0 && strcmp(a + aa + al, b + ba + bl) == 0;
 }
 
+/* Warnings printed (cli_warn, cli_warn_model), for --strict. */
+static long warnings;
+
 void cli_warn_model(const bb_model *m)
 {
 	enum { SHOWN = 3 };
@@ -174,6 +177,7 @@ void cli_warn_model(const bb_model *m)
 			continue;
 		}
 		/* one line: the names of the first few and how many in all */
+		__atomic_add_fetch(&warnings, 1, __ATOMIC_SEQ_CST);
 		fprintf(stderr, "bonebake: warning: %.*s", (int)at, w);
 		for (k = 0; k < count && k < SHOWN; k++) {
 			size_t qa = 0, ql = 0;
@@ -187,8 +191,6 @@ void cli_warn_model(const bb_model *m)
 	}
 	free(done);
 }
-
-static long warnings;
 
 long cli_warning_count(void)
 {
