@@ -272,7 +272,7 @@ static bb_status link_mesh(struct skins *sk, int k, int slot, int j, int *done)
 	*done = 0;
 	if ((s = bb__jstr(&sp->j, pd->j, "parent", 1, &parent)) != BB_OK ||
 	    (s = bb__jstr(&sp->j, pd->j, "skin", 0, &skin)) != BB_OK ||
-	    (s = bb__jbool(&sp->j, pd->j, sp->v3 ? "deform" : "timelines", 1,
+	    (s = bb__jbool(&sp->j, pd->j, sp->v3 || sp->v40 ? "deform" : "timelines", 1,
 	                   &timelines)) != BB_OK)
 		return s;
 	if (skin) {

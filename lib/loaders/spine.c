@@ -845,6 +845,7 @@ static bb_status read_skeleton(bb__sp *sp, json_t *sk, const char *version)
 		                    "version \"%s\" is not supported (3.8 and 4.0-4.2 are)",
 		                    version);
 	sp->v3 = major == 3;
+	sp->v40 = major == 4 && minor == 0;
 	if (sp->v3 && minor != 8)
 		bb__model_warn(sp->m, "%s: Spine %s data is read as 3.8", sp->j.file, version);
 	bb__jpath_key(&sp->j.path, "skeleton");

@@ -62,6 +62,7 @@ typedef struct bb__sp {
 	bb_model *m;
 	bb_armature *a;
 	int v3;                /* 3.x data (3.8's key names and curves) */
+	int v40;               /* 4.0 data (a linked mesh's `deform` flag) */
 	int have_atlas;
 	bb__sp_atlas atlas;
 	json_t *root;

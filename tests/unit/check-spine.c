@@ -475,6 +475,40 @@ START_TEST(linked_mesh)
 }
 END_TEST
 
+/* 4.0 names the linked mesh's flag `deform` (4.1 renamed it `timelines`)
+ * and keeps deform keys in the animation's top-level `deform` part:
+ * "deform": false keeps the parent's key off the linked mesh (x 10), and
+ * a 4.1 name in a 4.0 file means nothing (x 15). */
+#define LINKED_DOC40(tl) "{\"skeleton\":{\"spine\":\"4.0.64\"}," \
+	"\"bones\":[{\"name\":\"root\"}]," \
+	"\"slots\":[{\"name\":\"s\",\"bone\":\"root\",\"attachment\":\"lm\"}]," \
+	"\"skins\":[{\"name\":\"default\",\"attachments\":{\"s\":{" \
+	"\"m\":{\"type\":\"mesh\",\"path\":\"g\",\"uvs\":[0,0,1,0,0,1],\"triangles\":[0,1,2]," \
+	"\"vertices\":[0,0,10,0,0,10]}," \
+	"\"lm\":{\"type\":\"linkedmesh\",\"parent\":\"m\",\"path\":\"r\"" tl "}}}}]," \
+	"\"animations\":{\"a\":{\"deform\":{\"default\":{\"s\":{\"m\":[" \
+	"{\"offset\":2,\"vertices\":[5,0]}]}}}}}}"
+
+START_TEST(linked_mesh_40)
+{
+	static const char *const docs[3] = { LINKED_DOC40(""), LINKED_DOC40(",\"deform\":false"),
+		LINKED_DOC40(",\"timelines\":false") };
+	static const double x1[3] = { 15, 10, 15 };
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		bb_model *m = load(docs[k]);
+		bb_pose *p = pose_at(m, "a", 0, NULL);
+		const bb_drawlist *dl = bb_pose_drawlist(p);
+
+		ck_assert_int_eq(dl->count, 1);
+		NEAR(dl->items[0].verts[1].x, x1[k], 1e-9);
+		bb_pose_free(p);
+		bb_model_free(m);
+	}
+}
+END_TEST
+
 /* Path constraint, rotate mode chainScale: each bone is scaled along its x
  * axis so that it reaches the next position on the path.  A straight path
  * from (0, 0) to (200, 0), two bones of length 50 and a zero-length tip,
@@ -645,6 +679,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, pma_page_every_filter);
 	tcase_add_test(tc, bezier_rotation);
 	tcase_add_test(tc, linked_mesh);
+	tcase_add_test(tc, linked_mesh_40);
 	tcase_add_test(tc, physics_step_count);
 	tcase_add_test(tc, path_chain_scale);
 	tcase_add_test(tc, skin_required);
