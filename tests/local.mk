@@ -64,9 +64,10 @@ EXTRA_DIST += tests/cli/forge.sh
 TESTS += tests/cli/samples.sh
 EXTRA_DIST += tests/cli/samples.sh
 # Spine (issue 17): poses against the official runtime
-TESTS += tests/oracle/spine.sh tests/oracle/spine-versions.sh
+TESTS += tests/oracle/spine.sh tests/oracle/spine-versions.sh \
+	tests/oracle/spine-skel.sh
 EXTRA_DIST += tests/oracle/spine.sh tests/oracle/spine-versions.sh \
-	tests/oracle/compare-spine.py
+	tests/oracle/spine-skel.sh tests/oracle/compare-spine.py
 TESTS += tests/cli/bad-spine.sh
 EXTRA_DIST += tests/cli/bad-spine.sh
 check_PROGRAMS += tests/unit/check-spine

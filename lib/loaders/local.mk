@@ -38,6 +38,8 @@ lib_libbonebake_core_la_SOURCES += \
 	lib/loaders/spine-anim-attach.c \
 	lib/loaders/spine-binary.c \
 	lib/loaders/spine-binary.h \
+	lib/loaders/spine-binary-read.c \
+	lib/loaders/spine-binary-skin.c \
 	lib/loaders/spine-binary-anim.c \
 	lib/loaders/spine-keys.c \
 	lib/loaders/spine-keys.h

@@ -63,6 +63,7 @@ void bb__sb_what(bb__sb *r, const char *fmt, ...)
 /* Primitives: each names the field in its error. */
 bb_status bb__sb_u8(bb__sb *r, const char *field, unsigned *out);
 bb_status bb__sb_bool(bb__sb *r, const char *field, int *out);
+bb_status bb__sb_i16(bb__sb *r, const char *field, int32_t *out);  /* big-endian */
 bb_status bb__sb_i32(bb__sb *r, const char *field, int32_t *out);
 /* A big-endian 32-bit float; not finite is an error. */
 bb_status bb__sb_f32(bb__sb *r, const char *field, double *out);
@@ -100,6 +101,13 @@ void bb__sb_color_bytes(bb__sb *r, json_t *obj, const char *key,
 /* BB_OK, or the writer's failure (out of memory). */
 bb_status bb__sb_written(bb__sb *r);
 
+/* A table for n names (n already checked against the bytes left). */
+bb_status bb__sb_names_alloc(bb__sb *r, bb__sb_names *t, uint32_t n);
+/* n floats named keys[] into obj. */
+bb_status bb__sb_floats(bb__sb *r, json_t *obj, const char *const *keys, int n);
+
+/* spine-binary-skin.c: the skins and their attachments into root.skins. */
+bb_status bb__sb_read_skins(bb__sb *r, json_t *root);
 /* spine-binary-anim.c: every animation into root.animations. */
 bb_status bb__sb_read_animations(bb__sb *r, json_t *root);
 

@@ -4,11 +4,23 @@
 are active, slots in draw order with attachment, blend and colour, region
 corners, mesh and clipping vertices, for every animation the oracle holds:
 spineboy_4.2/<anim>.json[.gz] and examples/<example>/<stem>/<anim>.json.gz.
-Each is compared from the JSON export and, with --skel, also from the binary
-`.skel` beside it (the same oracle: the binary holds the same skeleton).
-The spineboy 4.0 and 4.1 exports hold the same skeleton as the 4.2 one
-(the same keys at the same times, exported by older editors), so the 4.2
-oracle is theirs too: they are compared with it as well.
+Each is compared from the JSON export.  The spineboy 4.0 and 4.1 exports
+hold the same skeleton as the 4.2 one (the same keys at the same times,
+exported by older editors), so the 4.2 oracle is theirs too: they are
+compared with it as well.
+
+With --skel, the binary `.skel` beside each of those JSON files is compared
+instead, with the runtime's own poses of that binary, computed here: the
+oracle was sampled from the JSON, whose numbers the editor rounded (2
+decimals for positions, 4 for times), so a binary (exact 32-bit floats)
+poses differently in the runtime too.  SHARED_DIR/peers/spine-oracle.mjs
+runs from a temporary folder whose node_modules links to
+$BONEBAKE_NODE_MODULES (spine-core 4.2.119, tests/node/package.json), with
+the animation, skin, fps and method (Animation.apply, or an AnimationState
+game loop for physics) of the JSON's oracle.  The runtime reads only 4.2
+binaries: a 4.0 or 4.1 binary is held to the runtime's poses of the 4.2
+binary of the same skeleton (binaries keep exact numbers, so their keys are
+the 4.2 ones).
 
 usage: compare-spine.py [--skel] [--only SUBSTR] BONEBAKE SHARED_DIR [CORPUS_DIR]
 Exits 77 (skip) when the oracle or the corpus files it refers to are
@@ -32,8 +44,10 @@ import glob
 import gzip
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 TOL_C = 1e-4
 BLEND = {"normal": "normal", "add": "additive", "multiply": "multiply",
@@ -88,6 +102,49 @@ def run_pose(bonebake, ske, meta):
     return subprocess.run(args, capture_output=True, text=True)
 
 
+def skel_version(path):
+    """The version string of a Spine binary ("4.2.22"), "" when unknown."""
+    head = open(path, "rb").read(96)
+    at = 8 if len(head) > 9 and head[9:10] == b"4" else (head[0] or 1) if head else 0
+    n = head[at] - 1 if at < len(head) else 0
+    return head[at + 1:at + 1 + n].decode("ascii", "replace") if n > 0 else ""
+
+
+def oracle_runner(shared):
+    """A temporary folder holding spine-oracle.mjs and a node_modules link to
+    $BONEBAKE_NODE_MODULES; (None, why) when something is missing."""
+    nm = os.environ.get("BONEBAKE_NODE_MODULES", "")
+    mjs = os.path.join(shared, "peers", "spine-oracle.mjs")
+    if not shutil.which("node"):
+        return None, "node is not installed (scripts/test installs nodejs)"
+    if not os.path.isdir(os.path.join(nm, "@esotericsoftware", "spine-core")):
+        return None, (f"no @esotericsoftware/spine-core in BONEBAKE_NODE_MODULES ({nm or 'unset'}):"
+                      " scripts/test installs tests/node/package.json into build/node")
+    if not os.path.exists(mjs):
+        return None, f"no {mjs}"
+    tmp = tempfile.mkdtemp(prefix="bb-spine-oracle-")
+    shutil.copy(mjs, tmp)
+    os.symlink(os.path.abspath(nm), os.path.join(tmp, "node_modules"))
+    return tmp, None
+
+
+def skel_job(bonebake, runner, meta, skel, ref, atlas, out):
+    """The runtime's poses of ref and bonebake's of skel: (runtime, pose
+    result) or (None, failure)."""
+    state = "AnimationState" in meta.get("method", "")
+    args = ["node", os.path.join(runner, "spine-oracle.mjs"), "--json", ref, "--atlas", atlas,
+            "--animation", meta["animation"], "--fps", repr(meta["fps"]),
+            "--method", "state" if state else "apply", "--out", out, "--quiet"]
+    if meta.get("skin") and meta["skin"] != "default":
+        args += ["--skin", meta["skin"]]
+    r = subprocess.run(args, capture_output=True, text=True)
+    if r.returncode != 0:
+        return None, f"spine-oracle.mjs exited {r.returncode}: {r.stderr.strip()[-400:]}"
+    o = load(out)
+    os.unlink(out)
+    return o, run_pose(bonebake, skel, meta)
+
+
 def main():
     argv = sys.argv[1:]
     skel = "--skel" in argv
@@ -111,21 +168,43 @@ def main():
             missing += 1
             continue
         for path in exports(ske):
-            jobs.append((of, o, path))
+            if not skel:
+                jobs.append((of, o, path, None))
+                continue
             bin_path = os.path.splitext(path)[0] + ".skel"
-            if skel and not os.path.exists(bin_path):
+            ref = bin_path
+            if not os.path.exists(bin_path):
                 print(f"FAIL {bin_path}: no binary export beside the JSON")
                 return 1
-            if skel:
-                jobs.append((of, o, bin_path))
+            if not skel_version(bin_path).startswith("4.2"):
+                ref = os.path.splitext(ske)[0] + ".skel"
+            atlas = locate({"json": o["meta"]["atlas"]}, corpus_root)
+            jobs.append((of, {"meta": o["meta"]}, bin_path, (ref, atlas)))
     if not jobs:
         print(f"SKIP: the corpus files the oracle refers to are absent ({missing} files)")
         return 77
+    runner = None
+    if skel:
+        runner, why = oracle_runner(shared)
+        if runner is None:
+            print(f"SKIP: {why}")
+            return 77
     failed = 0
+
+    def work(j):
+        if j[3] is None:
+            return j[1], run_pose(bonebake, j[2], j[1]["meta"])
+        out = os.path.join(runner, f"{abs(hash((j[2], j[1]['meta']['animation'])))}.json")
+        return skel_job(bonebake, runner, j[1]["meta"], j[2], j[3][0], j[3][1], out)
+
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
-        results = ex.map(lambda j: run_pose(bonebake, j[2], j[1]["meta"]), jobs)
-        for (of, o, ske), r in zip(jobs, results):
-            meta = o["meta"]
+        results = ex.map(work, jobs)
+        for (of, _, ske, _), (o, r) in zip(jobs, results):
+            meta = o["meta"] if o else _["meta"]
+            if o is None:
+                print(f"FAIL {ske} {meta['animation']}: {r}")
+                failed += 1
+                continue
             name = (f"{os.path.basename(os.path.dirname(ske))}/{os.path.basename(ske)} "
                     f"{meta['animation']}")
             if r.returncode != 0:
@@ -145,6 +224,8 @@ def main():
                 print(f"FAIL {name}: {bad}")
                 failed += 1
     print(f"{len(jobs) - failed} passed, {failed} failed")
+    if runner:
+        shutil.rmtree(runner, ignore_errors=True)
     return 1 if failed else 0
 
 
