@@ -11,8 +11,14 @@
  *                     writes pivot, PixiJS reads anchor, Phaser either)
  *   duration          milliseconds, as Aseprite writes it (extra)
  * plus PixiJS's top-level `animations` (name -> frame names in playback
- * order), meta.related_multi_packs for several pages, and meta.playback
- * (fps, loop, events per animation: bonebake's extra). */
+ * order), Phaser 3's `anims` (the array AnimationManager.fromJSON reads,
+ * so `load.animation(key, "sheet.json")` creates them: per
+ * animation key, frameRate, repeat -1 when it loops, and frames naming
+ * the texture key — the file name of the page's JSON without ".json", or
+ * the multiatlas' base name — and the frame; in the first page's file
+ * only, covering every page), meta.related_multi_packs for several
+ * pages, and meta.playback (fps, loop, events per animation: bonebake's
+ * extra). */
 #include "config.h"
 
 #include <stdio.h>
@@ -122,6 +128,47 @@ static void animations(bb__sbuf *b, const bb_sheet *s, int p)
 	bb__sbuf_puts(b, first ? "},\n" : "\n},\n");
 }
 
+/* Phaser 3's animation data; key_base: the multiatlas' texture key, or
+ * NULL for one texture per page (keyed by the page's file stem). */
+static void phaser_anims(bb__sbuf *b, const bb_sheet *s, const char *base,
+                         const char *key_base)
+{
+	size_t a, i;
+
+	bb__sbuf_puts(b, "\"anims\": [");
+	for (a = 0; a < s->n_anims; a++) {
+		const bb_sheet_anim *an = &s->anims[a];
+
+		bb__sbuf_puts(b, a ? ",\n\t{\"key\": " : "\n\t{\"key\": ");
+		bb__sbuf_json_str(b, an->name);
+		bb__sbuf_puts(b, ", \"type\": \"frame\"");
+		if (an->fps > 0) {
+			bb__sbuf_puts(b, ", \"frameRate\": ");
+			bb__sbuf_num(b, an->fps);
+		}
+		bb__sbuf_printf(b, ", \"repeat\": %d, \"frames\": [", an->loop ? -1 : 0);
+		for (i = 0; i < an->count; i++) {
+			const bb_sheet_frame *f = &s->frames[an->first + i];
+			char key[256];
+
+			if (key_base) {
+				snprintf(key, sizeof key, "%s", key_base);
+			} else {
+				bb__sheet_page_meta_name(s, base, (size_t)f->page, "json", key,
+				                         sizeof key);
+				key[strlen(key) - 5] = '\0';     /* ".json" */
+			}
+			bb__sbuf_puts(b, i ? ", {\"key\": " : "{\"key\": ");
+			bb__sbuf_json_str(b, key);
+			bb__sbuf_puts(b, ", \"frame\": ");
+			bb__sbuf_json_str(b, f->name);
+			bb__sbuf_puts(b, "}");
+		}
+		bb__sbuf_puts(b, "]}");
+	}
+	bb__sbuf_puts(b, a ? "\n],\n" : "],\n");
+}
+
 static void meta_common(bb__sbuf *b, const bb_sheet *s, const char *image,
                         int p, double scale)
 {
@@ -174,6 +221,8 @@ bb_status bb__write_tp_json(const bb_sheet *s, const char *base, double scale,
 		}
 		bb__sbuf_puts(&b, array ? "],\n" : "},\n");
 		animations(&b, s, (int)p);
+		if (p == 0)
+			phaser_anims(&b, s, base, NULL);
 		bb__sbuf_puts(&b, "\"meta\": {\n");
 		meta_common(&b, s, image, (int)p, scale);
 		if (s->n_pages > 1) {
@@ -240,6 +289,7 @@ bb_status bb__write_phaser3(const bb_sheet *s, const char *base, double scale,
 	}
 	bb__sbuf_puts(&b, "\n],\n");
 	animations(&b, s, -1);
+	phaser_anims(&b, s, base, base);
 	bb__sbuf_puts(&b, "\"meta\": {\n");
 	meta_common(&b, s, NULL, 0, scale);
 	playback(&b, s, -1);

@@ -92,10 +92,10 @@ sep=
 	job pixi-json pixi.html sheet=sheets/single-rot/sheet.json
 	job pixi-json-array pixi.html sheet=sheets/array-rot/sheet.json
 	job pixi-multipack pixi.html sheet=sheets/multi-rot/sheet-0.json
-	job phaser-atlas-json phaser.html image=sheets/single/sheet.png json=sheets/single/sheet.json
+	job phaser-atlas-json phaser.html image=sheets/single/sheet.png json=sheets/single/sheet.json anims=sheets/single/sheet.json
 	job phaser-atlas-json-array phaser.html image=sheets/array/sheet.png json=sheets/array/sheet.json
 	job phaser-multiatlas phaser.html multiatlas=sheets/single/sheet.multiatlas.json path=sheets/single/
-	job phaser-multiatlas-multipack phaser.html multiatlas=sheets/multi/sheet.multiatlas.json path=sheets/multi/
+	job phaser-multiatlas-multipack phaser.html multiatlas=sheets/multi/sheet.multiatlas.json path=sheets/multi/ anims=sheets/multi/sheet.multiatlas.json
 	job phaser-rotated phaser.html image=sheets/single-rot/sheet.png json=sheets/single-rot/sheet.json
 	printf ']\n'
 } >"$T/jobs.json"
@@ -143,6 +143,28 @@ for id in pixi-json pixi-multipack; do
 	grep -q '"animations": {' "$T/out/$id/engine.json" || fail "$id: no animations"
 	grep -q 'null' "$T/out/$id/engine.json" && fail "$id: an animation names a frame PixiJS does not have"
 	checks=$((checks + 2))
+done
+
+# Phaser 3 creates the animations of the sheet's "anims" block
+# (load.animation(key, "sheet.json")): every frame found, in
+# render order, at the render's fps, looping, and playing
+for id in phaser-atlas-json phaser-multiatlas-multipack; do
+	python3 - "$T/out/$id/engine.json" "$T/src" <<'PY' || fail "$id: Phaser's animations are not the render's"
+import json, os, sys
+got = json.load(open(sys.argv[1]))["animations"]
+src = sys.argv[2]
+want = sorted(d for d in os.listdir(src) if os.path.isdir(os.path.join(src, d)))
+assert sorted(got) == want, (sorted(got), want)
+for anim, a in got.items():
+    fj = json.load(open(os.path.join(src, anim, "frames.json")))
+    names = [os.path.splitext(f["file"])[0] for f in fj["frames"]]
+    assert None not in a["frames"], (anim, "a frame Phaser did not find")
+    assert [f.split("/", 1)[1] for f in a["frames"]] == names, (anim, a["frames"][:3], names[:3])
+    assert abs(a["frameRate"] - fj["fps"]) < 1e-9, (anim, a["frameRate"], fj["fps"])
+    assert a["repeat"] == (-1 if fj["loop"] else 0), (anim, a["repeat"])
+    assert a["playing"] == names[1], (anim, "after 1.5 frame times", a["playing"], names[1])
+PY
+	checks=$((checks + 1))
 done
 
 # Phaser 3 on a rotated sheet: exactly the rotated frames are wrong
