@@ -12,12 +12,13 @@ PACKAGES="build-essential autoconf automake libtool pkg-config libcairo2-dev \
 libpng-dev libdeflate-dev libjansson-dev libexpat1-dev check python3 help2man parallel \
 libwebp-dev libgif-dev zlib1g-dev fonts-dejavu-core \
 libavcodec-dev libavformat-dev libavutil-dev libswscale-dev"
-# What scripts/test adds: headless Chromium (diff HTML report, the gallery, engine round
+# What scripts/test adds: pngcheck (the fast PNG encoder's files), headless
+# Chromium (diff HTML report, the gallery, engine round
 # trips), man (the man page test), ffmpeg (ffprobe reads the videos
 # back); nodejs and npm only where no node/npm
 # is on the PATH (NodeSource's nodejs bundles npm and conflicts with
 # Debian's).
-TEST_PACKAGES="chromium man-db clang libclang-rt-14-dev ffmpeg"
+TEST_PACKAGES="chromium man-db clang libclang-rt-14-dev ffmpeg pngcheck"
 command -v node >/dev/null 2>&1 || TEST_PACKAGES="$TEST_PACKAGES nodejs"
 command -v npm >/dev/null 2>&1 || TEST_PACKAGES="$TEST_PACKAGES npm"
 # npm packages the tests compare against, pinned by tests/node/package-lock.json

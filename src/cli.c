@@ -371,7 +371,7 @@ int cli_parse_png_level(const char *s, bb_png_options *o)
 	int level;
 
 	if (strcmp(s, "fast") == 0)
-		level = 1;
+		level = BB_PNG_LEVEL_FAST;
 	else if (strcmp(s, "small") == 0)
 		level = BB_PNG_LEVEL_MAX;
 	else if (!cli_parse_int(s, 0, BB_PNG_LEVEL_MAX, &level))

@@ -88,7 +88,8 @@ int cli_parse_double(const char *s, double *out);
 int cli_parse_int(const char *s, int min, int max, int *out);
 /* Threads for --jobs N: N when > 0, else the CPUs online (1..256). */
 int cli_jobs(int requested);
-/* Parses a --png-level argument: 0..9, "fast" (1) or "small" (9), into
+/* Parses a --png-level argument: 0..9, "fast" (BB_PNG_LEVEL_FAST, the
+ * fast path) or "small" (9), into
  * o->level (setting o->level_set); returns 0 on error. */
 int cli_parse_png_level(const char *s, bb_png_options *o);
 

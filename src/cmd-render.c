@@ -29,9 +29,9 @@ static const char help[] =
 	"                       also DIR/<anim>/<anim>.<format>, an animated\n"
 	"                       file or video of the same frames (see preview)\n"
 	"  --png-level N|fast|small\n"
-	"                       PNG compression 0 (none) .. 9 (smallest);\n"
-	"                       fast = 1, small = 9 (default: 1, or 6 for\n"
-	"                       frames of at most 2^17 pixels)\n"
+	"                       PNG compression: fast = bonebake's fast\n"
+	"                       encoder, 0 (none) .. 9 (smallest) = deflate\n"
+	"                       levels, small = 9 (default: fast)\n"
 	"  -h, --help           this text\n";
 
 enum { O_PNG_LEVEL = 1, MAX_ENCODERS = 256 };

@@ -66,7 +66,7 @@ const char pack_help[] =
 	"  --name NAME          base name of the files written (default sheet)\n"
 	"  --png-level N|fast|small\n"
 	"                       page PNG compression 0 (none) .. 9 (smallest);\n"
-	"                       fast = 1, small = 9; default 6\n";
+	"                       fast = the fast encoder, small = 9; default 6\n";
 
 void pack_opts_init(pack_opts *o)
 {

@@ -176,8 +176,8 @@ check_PROGRAMS += tests/unit/check-png
 tests_unit_check_png_SOURCES = tests/unit/check-png.c
 tests_unit_check_png_CFLAGS = $(CHECK_TEST_CFLAGS) $(LIBDEFLATE_CFLAGS)
 tests_unit_check_png_LDADD = $(CHECK_TEST_LIBS) $(LIBDEFLATE_LIBS)
-TESTS += tests/unit/check-png tests/cli/png-level.sh
-EXTRA_DIST += tests/cli/png-level.sh
+TESTS += tests/unit/check-png tests/cli/png-level.sh tests/cli/png-fast.sh
+EXTRA_DIST += tests/cli/png-level.sh tests/cli/png-fast.sh
 
 
 # Tests

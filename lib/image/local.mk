@@ -10,6 +10,9 @@ lib_libbonebake_core_la_SOURCES += \
 	lib/image/anim-apng.c \
 	lib/image/png-read.c \
 	lib/image/png-write.c \
+	lib/image/png-fast.c \
+	lib/image/png-fast-x86.c \
+	lib/image/png-fast.h \
 	lib/image/png-int.h
 # videos through FFmpeg's libraries, or their refusal (--without-video)
 if VIDEO

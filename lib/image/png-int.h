@@ -23,6 +23,9 @@ static inline uint8_t bb__png_paeth(int a, int b, int c)
 /* Splits the zlib stream into IDAT chunks of at most `max` bytes (0: the
  * PNG limit, 2^31 - 1), so tests reach the split path with small images. */
 void bb__png_encoder_set_idat_max(bb_png_encoder *e, size_t max);
+/* Makes the fast path of e filter rows with path (a bb__png_simd of
+ * png-fast.h): 1, or 0 when this machine cannot run it (e unchanged). */
+int bb__png_encoder_set_simd(bb_png_encoder *e, int path);
 
 /* The fast reading path (png-read.c): 8-bit RGBA/RGB, not interlaced, no
  * PLTE/tRNS, every critical chunk's CRC and the zlib stream intact.

@@ -1,13 +1,15 @@
-/* The PNG encoder: filters written here, the zlib stream from libdeflate,
- * and the chunks (signature, IHDR, IDAT, IEND with their CRCs) written
- * here too.  One encoder object keeps its compressor and buffers, so a
- * thread that encodes frame after frame allocates nothing once its buffers
- * have grown to the frame size.
+/* The PNG encoder: the chunks (signature, IHDR, IDAT, IEND with their
+ * CRCs) written here, the rows and the zlib stream either from the fast
+ * path (png-fast.c: a filter per row, Huffman-coded bytes, no LZ77
+ * search; frames' default) or filtered here and deflated by libdeflate
+ * (levels 0..9).  One encoder object keeps its compressor and buffers, so
+ * a thread that encodes frame after frame allocates nothing once its
+ * buffers have grown to the frame size.
  *
  * Settings were chosen by measurement on real frames and sheets
  * (scripts/bench png, docs/cli.md "PNG output"): libdeflate beat libpng + zlib
- * at every size, and filter None beat the other filters on corpus frames
- * and sheets at every level. */
+ * at every size, and with libdeflate filter None beat the other filters on
+ * corpus frames and sheets at every level. */
 #include "config.h"
 
 #include <libdeflate.h>
@@ -17,16 +19,19 @@
 
 #include "bonebake/image.h"
 #include "core/util.h"
+#include "image/png-fast.h"
 #include "image/png-int.h"
 
 /* A PNG chunk holds at most 2^31 - 1 bytes. */
 #define IDAT_MAX ((size_t)0x7fffffff)
 
 struct bb_png_encoder {
-	int level;                 /* -1: the frame defaults, by size */
+	int level;                 /* 0..9 or BB_PNG_LEVEL_FAST */
 	bb_png_filter filter;
-	struct libdeflate_compressor *comp;        /* the level's, or large frames' */
-	struct libdeflate_compressor *comp_small;  /* -1: small frames' */
+	struct libdeflate_compressor *comp;  /* levels 0..9 */
+	bb__png_simd simd;         /* the fast path's row filters */
+	uint8_t *zero;             /* the fast path: a zero row, the first's prior */
+	size_t zero_cap;
 	uint8_t *raw;              /* filtered rows, each led by its filter type */
 	size_t raw_cap;
 	uint8_t *out;              /* the PNG file */
@@ -54,7 +59,8 @@ static bb_status check_options(const bb_png_options *o, int *level,
 {
 	*level = o && o->level_set ? o->level : -1;
 	*filter = o ? o->filter : BB_PNG_FILTER_DEFAULT;
-	if (*level < -1 || *level > BB_PNG_LEVEL_MAX || (o && o->level_set && *level < 0))
+	if (*level < BB_PNG_LEVEL_FAST || *level > BB_PNG_LEVEL_MAX ||
+	    (o && o->level_set && *level == -1))
 		return bb_error_set(err, BB_ERR_USAGE, NULL, NULL,
 		                    "PNG level %d outside 0..%d", *level,
 		                    BB_PNG_LEVEL_MAX);
@@ -78,18 +84,16 @@ bb_status bb_png_encoder_new(const bb_png_options *o, bb_png_encoder **out,
 	st = check_options(o, &level, &filter, err);
 	if (st != BB_OK)
 		return st;
+	if (level == -1)
+		level = BB_PNG_LEVEL_FRAMES;
 	e = calloc(1, sizeof *e);
 	if (!e)
 		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
 	e->level = level;
 	e->filter = filter;
 	e->idat_max = IDAT_MAX;
-	e->comp = libdeflate_alloc_compressor(level >= 0 ? level : BB_PNG_LEVEL_FRAMES);
-	if (level < 0)
-		e->comp_small = libdeflate_alloc_compressor(BB_PNG_LEVEL_SMALL_FRAMES);
-	if (!e->comp || (level < 0 && !e->comp_small)) {
-		libdeflate_free_compressor(e->comp);
-		libdeflate_free_compressor(e->comp_small);
+	e->simd = bb__png_simd_default();
+	if (level >= 0 && !(e->comp = libdeflate_alloc_compressor(level))) {
 		free(e);
 		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
 	}
@@ -102,12 +106,21 @@ void bb_png_encoder_free(bb_png_encoder *e)
 	if (!e)
 		return;
 	libdeflate_free_compressor(e->comp);
-	libdeflate_free_compressor(e->comp_small);
+	free(e->zero);
 	free(e->raw);
 	free(e->out);
 	free(e->zbuf);
 	free(e->trial);
 	free(e);
+}
+
+int bb__png_encoder_set_simd(bb_png_encoder *e, int path)
+{
+	if (path < 0 || path >= BB__PNG_SIMD_COUNT ||
+	    !bb__png_simd_available((bb__png_simd)path))
+		return 0;
+	e->simd = (bb__png_simd)path;
+	return 1;
 }
 
 void bb__png_encoder_set_idat_max(bb_png_encoder *e, size_t max)
@@ -282,13 +295,23 @@ static size_t close_chunk(uint8_t *p, const char *type, size_t len)
 	return len + 12;
 }
 
+/* The zlib stream of the size bytes of filtered rows in e->raw, into out
+ * (bound bytes); 0 on failure. */
+static size_t deflate_rows(bb_png_encoder *e, int fast, size_t size,
+                           size_t row, uint8_t *out, size_t bound)
+{
+	if (fast)
+		return bb__png_fast_zlib(e->raw, size, row, out);
+	return libdeflate_zlib_compress(e->comp, e->raw, size, out, bound);
+}
+
 bb_status bb_png_encoder_encode(bb_png_encoder *e, const bb_image *img,
                                 const void **data, size_t *size,
                                 bb_error *err)
 {
 	static const uint8_t sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
 	size_t w, h, row, raw_size, bound, head, pos, zlen, y, nchunks;
-	struct libdeflate_compressor *comp;
+	int fast;
 	uint8_t *p;
 
 	*data = NULL;
@@ -303,17 +326,25 @@ bb_status bb_png_encoder_encode(bb_png_encoder *e, const bb_image *img,
 	if (h > SIZE_MAX / (row + 1))
 		return bb_error_set(err, BB_ERR_LIMIT, NULL, NULL, "image too large");
 	raw_size = (row + 1) * h;
+	fast = e->level == BB_PNG_LEVEL_FAST;
 	if (!bb__grow((void **)&e->raw, &e->raw_cap, raw_size, 1) ||
-	    (e->filter == BB_PNG_FILTER_ADAPTIVE &&
-	     !bb__grow((void **)&e->trial, &e->trial_cap, 5 * row, 1)))
+	    (e->filter == BB_PNG_FILTER_ADAPTIVE && !fast &&
+	     !bb__grow((void **)&e->trial, &e->trial_cap, 5 * row, 1)) ||
+	    (fast && !bb__grow((void **)&e->zero, &e->zero_cap, row, 1)))
 		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
-	for (y = 0; y < h; y++)
-		encode_row(e, e->raw + y * (row + 1), bb_image_pixel(img, 0, (int)y),
-		           y ? bb_image_pixel(img, 0, (int)y - 1) : NULL, row);
-
-	/* the frame defaults: a small frame at the small frames' level */
-	comp = e->comp_small && w * h <= BB_PNG_SMALL_FRAME ? e->comp_small : e->comp;
-	bound = libdeflate_zlib_compress_bound(comp, raw_size);
+	if (fast) {
+		memset(e->zero, 0, row);
+		bb__png_fast_filter(e->simd, img->px, img->stride, row, h, e->zero,
+		                    e->raw);
+		bound = bb__png_fast_bound(raw_size);
+		if (bound == 0)
+			return bb_error_set(err, BB_ERR_LIMIT, NULL, NULL, "image too large");
+	} else {
+		for (y = 0; y < h; y++)
+			encode_row(e, e->raw + y * (row + 1), bb_image_pixel(img, 0, (int)y),
+			           y ? bb_image_pixel(img, 0, (int)y - 1) : NULL, row);
+		bound = libdeflate_zlib_compress_bound(e->comp, raw_size);
+	}
 	nchunks = bound / e->idat_max + 1;
 	head = sizeof sig + 25 + 8;              /* signature, IHDR, IDAT header */
 	if (bound > SIZE_MAX - head - 12 * nchunks - 12)
@@ -335,8 +366,7 @@ bb_status bb_png_encoder_encode(bb_png_encoder *e, const bb_image *img,
 
 	if (nchunks == 1) {
 		/* the usual case: the stream goes straight into the one IDAT */
-		zlen = libdeflate_zlib_compress(comp, e->raw, raw_size,
-		                                p + pos + 8, bound);
+		zlen = deflate_rows(e, fast, raw_size, row + 1, p + pos + 8, bound);
 		if (zlen == 0)
 			return bb_error_set(err, BB_ERR_INTERNAL, NULL, NULL,
 			                    "PNG encode: deflate failed");
@@ -346,8 +376,7 @@ bb_status bb_png_encoder_encode(bb_png_encoder *e, const bb_image *img,
 
 		if (!bb__grow((void **)&e->zbuf, &e->zbuf_cap, bound, 1))
 			return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
-		zlen = libdeflate_zlib_compress(comp, e->raw, raw_size, e->zbuf,
-		                                bound);
+		zlen = deflate_rows(e, fast, raw_size, row + 1, e->zbuf, bound);
 		if (zlen == 0)
 			return bb_error_set(err, BB_ERR_INTERNAL, NULL, NULL,
 			                    "PNG encode: deflate failed");
@@ -415,7 +444,7 @@ bb_status bb_png_encode(const bb_image *img, void **data, size_t *size,
 bb_status bb_png_encode_fast(const bb_image *img, void **data, size_t *size,
                              bb_error *err)
 {
-	bb_png_options fast = { BB_PNG_LEVEL_FRAMES, 1, BB_PNG_FILTER_NONE };
+	bb_png_options fast = { BB_PNG_LEVEL_FAST, 1, BB_PNG_FILTER_DEFAULT };
 
 	return bb_png_encode_opts(img, &fast, data, size, err);
 }

@@ -426,7 +426,8 @@ bb_status bb_sheet_encode(const bb_sheet *s, const bb_sheet_write_options *o,
 		pj.png.level = BB_PNG_LEVEL_SHEETS;
 		pj.png.level_set = 1;
 	}
-	if (pj.png.level < 0 || pj.png.level > BB_PNG_LEVEL_MAX ||
+	if ((pj.png.level < 0 && pj.png.level != BB_PNG_LEVEL_FAST) ||
+	    pj.png.level > BB_PNG_LEVEL_MAX ||
 	    (unsigned)pj.png.filter > BB_PNG_FILTER_ADAPTIVE)
 		return bb_error_set(err, BB_ERR_USAGE, NULL, NULL,
 		                    "PNG level %d or filter %d out of range",

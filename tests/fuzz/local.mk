@@ -22,7 +22,7 @@ FUZZ_TARGETS = tests/fuzz/fuzz-native tests/fuzz/fuzz-skeleton \
 	tests/fuzz/fuzz-cocos-json tests/fuzz/fuzz-cocos-xml \
 	tests/fuzz/fuzz-cocos-plist tests/fuzz/fuzz-ssajson \
 	tests/fuzz/fuzz-forge tests/fuzz/fuzz-spine tests/fuzz/fuzz-spine-atlas \
-	tests/fuzz/fuzz-png
+	tests/fuzz/fuzz-png tests/fuzz/fuzz-png-encode
 check_PROGRAMS += $(FUZZ_TARGETS)
 
 # every loader, picked by sniffing
@@ -84,6 +84,10 @@ tests_fuzz_fuzz_png_SOURCES = tests/fuzz/fuzz-png.c $(FUZZ_MAIN_)
 tests_fuzz_fuzz_png_CFLAGS = $(FUZZ_CCFLAGS_)
 tests_fuzz_fuzz_png_LDFLAGS = $(FUZZ_LINKFLAGS_)
 tests_fuzz_fuzz_png_LDADD = $(FUZZ_LINKLIBS_)
+tests_fuzz_fuzz_png_encode_SOURCES = tests/fuzz/fuzz-png-encode.c $(FUZZ_MAIN_)
+tests_fuzz_fuzz_png_encode_CFLAGS = $(FUZZ_CCFLAGS_)
+tests_fuzz_fuzz_png_encode_LDFLAGS = $(FUZZ_LINKFLAGS_)
+tests_fuzz_fuzz_png_encode_LDADD = $(FUZZ_LINKLIBS_)
 
 TESTS += tests/fuzz/replay.sh
 EXTRA_DIST += tests/fuzz/replay.sh tests/fuzz/corpus

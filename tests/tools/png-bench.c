@@ -7,9 +7,10 @@
  * of several passes over the set), megapixels per second, total bytes,
  * and both as ratios to the baseline measured in the same run: libpng's
  * simplified API (png_image_write_to_memory), what most code calls.  The
- * settings: libpng + zlib at several levels, strategies and filters, and
- * bonebake's encoder (lib/image/png-write.c: libdeflate for the stream)
- * at every level with fixed and adaptive filters.  Every output is decoded
+ * settings: libpng + zlib at several levels, strategies and filters,
+ * bonebake's fast path (lib/image/png-fast.c) with each row-filter path
+ * the CPU runs (scalar, SSE4.1, AVX2), and bonebake's encoder with
+ * libdeflate at every level with fixed and adaptive filters.  Every output is decoded
  * back with libpng and compared with the input pixels; a mismatch is an
  * error (exit 1).  --all adds every combination (slow); --only TEXT,...
  * keeps the settings whose label contains one of the texts (and the
@@ -26,6 +27,8 @@
 #include <zlib.h>
 
 #include "bonebake/bonebake.h"
+#include "image/png-fast.h"
+#include "image/png-int.h"
 
 enum { MAX_FRAMES = 4096, MAX_SETS = 16, MAX_PASSES = 15, MAX_SETTINGS = 512 };
 
@@ -42,6 +45,8 @@ typedef struct setting {
 	int strategy;        /* zlib */
 	int png_filters;     /* libpng filter mask */
 	bb_png_filter filter;
+	int simd;            /* the fast path's row filters: a bb__png_simd, or
+	                        -1 for the encoder's own choice */
 } setting;
 
 static double cpu_ms(void)
@@ -192,10 +197,14 @@ static int run(const setting *s, frame *const *fr, int n, double min_ms,
 
 	if (s->kind == 2) {
 		po.level = s->level;
-		po.level_set = s->level >= 0;    /* -1: what render does */
+		po.level_set = s->level != -1;   /* -1: what render does */
 		po.filter = s->filter;
 		if (bb_png_encoder_new(&po, &enc, NULL) != BB_OK)
 			return 0;
+		if (s->simd >= 0 && !bb__png_encoder_set_simd(enc, s->simd)) {
+			bb_png_encoder_free(enc);
+			return 0;
+		}
 	}
 	*bytes = 0;
 	while (np < MAX_PASSES && (np < 3 || spent < min_ms)) {
@@ -298,9 +307,21 @@ static int settings(setting *tab, int all)
 	memset(&s, 0, sizeof s);
 	s.kind = 2;
 	s.level = -1;
-	snprintf(s.label, sizeof s.label, "bonebake frames default (%d; %d to 2^17 px)",
-	         BB_PNG_LEVEL_FRAMES, BB_PNG_LEVEL_SMALL_FRAMES);
+	s.simd = -1;
+	snprintf(s.label, sizeof s.label, "bonebake frames default (fast)");
 	n = add(tab, n, s);
+	/* the fast path, with each row-filter path this CPU runs */
+	for (i = 0; i < BB__PNG_SIMD_COUNT; i++) {
+		if (!bb__png_simd_available((bb__png_simd)i))
+			continue;
+		memset(&s, 0, sizeof s);
+		s.kind = 2;
+		s.level = BB_PNG_LEVEL_FAST;
+		s.simd = i;
+		snprintf(s.label, sizeof s.label, "bonebake fast, %s",
+		         bb__png_simd_name((bb__png_simd)i));
+		n = add(tab, n, s);
+	}
 	for (l = 0; l <= BB_PNG_LEVEL_MAX; l++)
 		for (f = BB_PNG_FILTER_NONE; f <= BB_PNG_FILTER_ADAPTIVE; f++) {
 			if (!all && f != BB_PNG_FILTER_NONE &&
@@ -311,11 +332,10 @@ static int settings(setting *tab, int all)
 			memset(&s, 0, sizeof s);
 			s.kind = 2;
 			s.level = l;
+			s.simd = -1;
 			s.filter = (bb_png_filter)f;
 			snprintf(s.label, sizeof s.label, "bonebake %d %s%s", l,
 			         filter_name(s.filter),
-			         l == BB_PNG_LEVEL_FRAMES && f == BB_PNG_FILTER_NONE ?
-			         " (frames > 2^17 px)" :
 			         l == BB_PNG_LEVEL_SHEETS && f == BB_PNG_FILTER_NONE ?
 			         " (sheets default)" : "");
 			n = add(tab, n, s);

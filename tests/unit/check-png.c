@@ -11,10 +11,12 @@
 
 #include <check.h>
 #include <libdeflate.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bonebake/bonebake.h"
+#include "image/png-fast.h"
 #include "image/png-int.h"
 
 static unsigned rng = 1;
@@ -188,9 +190,11 @@ START_TEST(every_level_filter_shape)
 		for (kind = 0; kind < K_COUNT; kind++) {
 			bb_image *img = make(sizes[s][0], sizes[s][1], kind);
 
-			for (level = 0; level <= BB_PNG_LEVEL_MAX; level++)
+			/* the fast path, then every deflate level */
+			for (level = BB_PNG_LEVEL_FAST; level <= BB_PNG_LEVEL_MAX; level++)
 				for (f = BB_PNG_FILTER_DEFAULT; f <= BB_PNG_FILTER_ADAPTIVE; f++)
-					round_trip(img, level, (bb_png_filter)f);
+					if (level != -1)
+						round_trip(img, level, (bb_png_filter)f);
 			bb_image_free(img);
 		}
 }
@@ -199,8 +203,8 @@ END_TEST
 START_TEST(defaults_and_one_shot)
 {
 	bb_image *img = make(45, 31, K_SPRITE), *back;
-	/* a small frame: the default is the small frames' level */
-	bb_png_options fr = { BB_PNG_LEVEL_SMALL_FRAMES, 1, BB_PNG_FILTER_NONE };
+	/* the frame default is the fast path */
+	bb_png_options fr = { BB_PNG_LEVEL_FAST, 1, BB_PNG_FILTER_NONE };
 	bb_png_encoder *e;
 	void *d1, *d2;
 	const void *d3;
@@ -217,10 +221,10 @@ START_TEST(defaults_and_one_shot)
 	ck_assert_uint_eq(n1, n2);
 	ck_assert_int_eq(memcmp(d1, d2, n1), 0);
 	free(d2);
-	/* fast is level 1 whatever the size */
+	/* bb_png_encode_fast is the fast path whatever the size */
 	ck_assert_int_eq(bb_png_encode_fast(img, &d2, &n2, NULL), BB_OK);
 	{
-		bb_png_options one = { BB_PNG_LEVEL_FRAMES, 1, BB_PNG_FILTER_NONE };
+		bb_png_options one = { BB_PNG_LEVEL_FAST, 1, BB_PNG_FILTER_NONE };
 		void *d4;
 		size_t n4;
 
@@ -230,14 +234,13 @@ START_TEST(defaults_and_one_shot)
 		free(d4);
 	}
 	free(d2);
-	/* a frame over BB_PNG_SMALL_FRAME pixels: the default is level 1 */
+	/* a large frame too */
 	{
 		bb_image *big = make(400, 400, K_SPRITE);
-		bb_png_options one = { BB_PNG_LEVEL_FRAMES, 1, BB_PNG_FILTER_NONE };
+		bb_png_options one = { BB_PNG_LEVEL_FAST, 1, BB_PNG_FILTER_DEFAULT };
 		void *db, *d1b;
 		size_t nb, n1b;
 
-		ck_assert_int_gt(400 * 400, BB_PNG_SMALL_FRAME);
 		ck_assert_int_eq(bb_png_encode(big, &db, &nb, NULL), BB_OK);
 		ck_assert_int_eq(bb_png_encode_opts(big, &one, &d1b, &n1b, NULL), BB_OK);
 		ck_assert_uint_eq(nb, n1b);
@@ -366,6 +369,8 @@ START_TEST(bad_options_and_images)
 	ck_assert_ptr_null(e);
 	o.level = -1;
 	ck_assert_int_eq(bb_png_encoder_new(&o, &e, &err), BB_ERR_USAGE);
+	o.level = BB_PNG_LEVEL_FAST - 1;
+	ck_assert_int_eq(bb_png_encoder_new(&o, &e, &err), BB_ERR_USAGE);
 	o = (bb_png_options){ 1, 1, (bb_png_filter)99 };
 	ck_assert_int_eq(bb_png_encoder_new(&o, &e, &err), BB_ERR_USAGE);
 	ck_assert_int_eq(bb_png_encode_opts(&empty, NULL, &dd, &n, &err), BB_ERR_USAGE);
@@ -382,25 +387,194 @@ START_TEST(bad_options_and_images)
 }
 END_TEST
 
-/* Frames favour speed, sheets size: on a sprite-like image the sheet
- * level is no larger than the frame level, and level 0 stores (the file
- * holds every raw byte). */
+/* On a sprite-like image the sheet level is no larger than level 1, the
+ * frame default (the fast path) is under half of stored, and level 0
+ * stores (the file holds every raw byte). */
 START_TEST(levels_order_sizes)
 {
 	bb_image *img = make(256, 256, K_SPRITE);
-	bb_png_options o0 = { 0, 1, 0 }, os = { BB_PNG_LEVEL_SHEETS, 1, 0 };
-	void *d0, *df, *ds;
-	size_t n0, nf, ns;
+	bb_png_options o0 = { 0, 1, 0 }, o1 = { 1, 1, 0 },
+	               os = { BB_PNG_LEVEL_SHEETS, 1, 0 };
+	void *d0, *d1, *df, *ds;
+	size_t n0, n1, nf, ns;
 
 	ck_assert_int_eq(bb_png_encode_opts(img, &o0, &d0, &n0, NULL), BB_OK);
+	ck_assert_int_eq(bb_png_encode_opts(img, &o1, &d1, &n1, NULL), BB_OK);
 	ck_assert_int_eq(bb_png_encode(img, &df, &nf, NULL), BB_OK);
 	ck_assert_int_eq(bb_png_encode_opts(img, &os, &ds, &ns, NULL), BB_OK);
 	ck_assert_uint_gt(n0, 256u * (256 * 4 + 1));
 	ck_assert_uint_lt(nf, n0 / 2);
-	ck_assert_uint_le(ns, nf);
+	ck_assert_uint_le(ns, n1);
 	free(d0);
+	free(d1);
 	free(df);
 	free(ds);
+	bb_image_free(img);
+}
+END_TEST
+
+/* ---- the fast writing path (png-fast.c) -------------------------------- */
+
+/* A random image: random size up to max_w x max_h, then one of: noise,
+ * sparse noise on clear, rectangles of flat or graded colour with soft
+ * alpha, or fully clear. */
+static bb_image *make_random(int max_w, int max_h)
+{
+	int w = 1 + (int)(rnd() % (unsigned)max_w), h = 1 + (int)(rnd() % (unsigned)max_h);
+	int kind = (int)(rnd() % 4), x, y, k;
+	bb_image *img;
+
+	ck_assert_int_eq(bb_image_new(w, h, &img, NULL), BB_OK);
+	if (kind == 3)
+		return img;
+	for (k = 0; k < (kind == 2 ? 6 : 1); k++) {
+		int x0 = (int)(rnd() % (unsigned)w), y0 = (int)(rnd() % (unsigned)h);
+		int x1 = kind == 2 ? x0 + (int)(rnd() % (unsigned)w) : w;
+		int y1 = kind == 2 ? y0 + (int)(rnd() % (unsigned)h) : h;
+		unsigned c = rnd(), g = rnd() % 5;
+
+		if (kind != 2)
+			x0 = y0 = 0;
+		for (y = y0; y < y1 && y < h; y++)
+			for (x = x0; x < x1 && x < w; x++) {
+				uint8_t *p = bb_image_pixel(img, x, y);
+				unsigned v = rnd();
+
+				if (kind == 1 && v % 7)
+					continue;
+				if (kind == 2) {
+					p[0] = (uint8_t)(c + g * (unsigned)x);
+					p[1] = (uint8_t)((c >> 8) + g * (unsigned)y);
+					p[2] = (uint8_t)(c >> 16);
+					p[3] = (uint8_t)(x == x0 || y == y0 ? 128 : 255);
+				} else {
+					memcpy(p, &v, 3);
+					p[3] = (uint8_t)(rnd() >> 3);
+				}
+			}
+	}
+	return img;
+}
+
+/* The fast path with the given row filters: the bytes, decoded by libpng
+ * to exactly img (and by the fast reader too). */
+static void *encode_path(const bb_image *img, int path, size_t *n)
+{
+	bb_png_options o = { BB_PNG_LEVEL_FAST, 1, BB_PNG_FILTER_DEFAULT };
+	bb_png_encoder *e;
+	const void *d;
+	void *copy;
+	size_t max_idat;
+	bb_image *back;
+
+	ck_assert_int_eq(bb_png_encoder_new(&o, &e, NULL), BB_OK);
+	ck_assert_int_eq(bb__png_encoder_set_simd(e, path), 1);
+	ck_assert_int_eq(bb_png_encoder_encode(e, img, &d, n, NULL), BB_OK);
+	ck_assert_int_eq(check_chunks(d, *n, img->width, img->height, &max_idat), 1);
+	ck_assert_int_eq(bb__png_read_libpng(d, *n, "f.png", &back, NULL), BB_OK);
+	ck_assert_msg(same_pixels(img, back), "%dx%d path %s differs",
+	              img->width, img->height, bb__png_simd_name((bb__png_simd)path));
+	bb_image_free(back);
+	ck_assert_int_eq(bb__png_read_fast(d, *n, &back), 1);
+	ck_assert(same_pixels(img, back));
+	bb_image_free(back);
+	copy = malloc(*n);
+	ck_assert_ptr_nonnull(copy);
+	memcpy(copy, d, *n);
+	bb_png_encoder_free(e);
+	return copy;
+}
+
+/* Every path this machine runs gives the scalar path's bytes, on shapes
+ * around the vector widths (rows of 4..160 bytes and more), 1 x 1, clear,
+ * noise, and hundreds of random images. */
+static void paths_agree(const bb_image *img)
+{
+	size_t n0, n;
+	void *d0 = encode_path(img, BB__PNG_SCALAR, &n0);
+	int p;
+
+	for (p = BB__PNG_SCALAR + 1; p < BB__PNG_SIMD_COUNT; p++) {
+		void *d;
+
+		if (!bb__png_simd_available((bb__png_simd)p))
+			continue;
+		d = encode_path(img, p, &n);
+		ck_assert_msg(n == n0 && memcmp(d, d0, n) == 0,
+		              "%dx%d: %s bytes differ from scalar", img->width,
+		              img->height, bb__png_simd_name((bb__png_simd)p));
+		free(d);
+	}
+	free(d0);
+}
+
+START_TEST(fast_paths_identical)
+{
+	int w, kind, i;
+
+	for (kind = 0; kind < K_COUNT; kind++) {
+		for (w = 1; w <= 40; w++) {
+			bb_image *img = make(w, 7, kind);
+
+			paths_agree(img);
+			bb_image_free(img);
+		}
+		{
+			bb_image *img = make(3001, 3, kind);
+
+			paths_agree(img);
+			bb_image_free(img);
+		}
+	}
+	rng = 7;
+	for (i = 0; i < 300; i++) {
+		bb_image *img = make_random(i % 10 ? 90 : 700, i % 10 ? 60 : 300);
+
+		paths_agree(img);
+		bb_image_free(img);
+	}
+}
+END_TEST
+
+/* Which paths ran: a machine without SSE4.1 or AVX2 tests the scalar path
+ * alone, and BONEBAKE_PNG_SIMD picks a path it has. */
+START_TEST(fast_path_choice)
+{
+	int p;
+
+	ck_assert(bb__png_simd_available(BB__PNG_SCALAR));
+	for (p = 0; p < BB__PNG_SIMD_COUNT; p++)
+		fprintf(stderr, "png fast path %s: %s\n",
+		        bb__png_simd_name((bb__png_simd)p),
+		        bb__png_simd_available((bb__png_simd)p) ? "tested" : "not on this CPU");
+	setenv("BONEBAKE_PNG_SIMD", "scalar", 1);
+	ck_assert_int_eq(bb__png_simd_default(), BB__PNG_SCALAR);
+	for (p = 0; p < BB__PNG_SIMD_COUNT; p++) {
+		setenv("BONEBAKE_PNG_SIMD", bb__png_simd_name((bb__png_simd)p), 1);
+		if (bb__png_simd_available((bb__png_simd)p))
+			ck_assert_int_eq(bb__png_simd_default(), p);
+	}
+	unsetenv("BONEBAKE_PNG_SIMD");
+	p = bb__png_simd_default();
+	ck_assert(bb__png_simd_available((bb__png_simd)p));
+	ck_assert_int_eq(bb__png_encoder_set_simd(NULL, BB__PNG_SIMD_COUNT), 0);
+}
+END_TEST
+
+/* A frame the size of a corpus frame, mostly clear, with a sprite: the
+ * fast path is no more than 1.15 x level 6's bytes and far below stored. */
+START_TEST(fast_path_size)
+{
+	bb_image *img = make(512, 512, K_SPRITE);
+	bb_png_options o6 = { 6, 1, 0 }, of = { BB_PNG_LEVEL_FAST, 1, 0 };
+	void *d6, *df;
+	size_t n6, nf;
+
+	ck_assert_int_eq(bb_png_encode_opts(img, &o6, &d6, &n6, NULL), BB_OK);
+	ck_assert_int_eq(bb_png_encode_opts(img, &of, &df, &nf, NULL), BB_OK);
+	ck_assert_uint_le(nf, n6 + n6 / 100 * 15);
+	free(d6);
+	free(df);
 	bb_image_free(img);
 }
 END_TEST
@@ -714,6 +888,12 @@ int main(void)
 	tcase_add_test(tc, split_idat);
 	tcase_add_test(tc, bad_options_and_images);
 	tcase_add_test(tc, levels_order_sizes);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("fast");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, fast_paths_identical);
+	tcase_add_test(tc, fast_path_choice);
+	tcase_add_test(tc, fast_path_size);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("reader");
 	tcase_set_timeout(tc, 120);

@@ -68,8 +68,11 @@ int bb_png_size(const void *data, size_t size, int *width, int *height);
 
 /* ---- PNG writing (lib/image/png-write.c) ----
  * 8-bit RGBA, no ancillary chunks (no time, no gamma): the same pixels and
- * options always give the same bytes, whatever thread encodes them.  The
- * zlib stream comes from libdeflate; the filters and chunks are ours. */
+ * options always give the same bytes, whatever thread encodes them and
+ * whatever SIMD the CPU has.  Levels 0..9: the zlib stream comes from
+ * libdeflate, the filters and chunks are ours.  The fast path
+ * (BB_PNG_LEVEL_FAST, lib/image/png-fast.c) is ours throughout: a filter
+ * per row, then Huffman-coded bytes and zero runs, no LZ77 search. */
 
 /* Row filters (PNG spec 9.2).  ADAPTIVE picks per row the filter whose
  * output has the smallest sum of absolute (signed) bytes. */
@@ -83,27 +86,26 @@ typedef enum bb_png_filter {
 	BB_PNG_FILTER_ADAPTIVE
 } bb_png_filter;
 
-/* Compression levels (libdeflate's): 0 stores, 1 is the fastest, 9 the
- * smallest.  The defaults were chosen by measurement (scripts/bench png):
- * frames favour speed — level 1, but level 6 for frames of at most
- * BB_PNG_SMALL_FRAME pixels, where deflate's fixed costs dominate and the
- * extra time is a fraction of a millisecond (flat-shaded frames were 15 %
- * larger than libpng's defaults at level 1, 2 % larger at 5, 4.5 % smaller
- * at 6) —, final sheet pages favour size. */
+/* Compression levels: 0..9 are libdeflate's (0 stores, 1 is the fastest,
+ * 9 the smallest); BB_PNG_LEVEL_FAST is the fast path.  The defaults were
+ * chosen by measurement (scripts/bench png): frames take the fast path at
+ * every size (on corpus frames about 3x libdeflate level 1's speed at
+ * 0.99x libpng's bytes; on small flat-shaded frames 4x level 6's speed at
+ * 0.94-1.04x libpng's bytes, where level 1 was 1.15x); final sheet pages
+ * favour size. */
 enum {
+	BB_PNG_LEVEL_FAST = -2,
 	BB_PNG_LEVEL_MAX = 9,
-	BB_PNG_LEVEL_FRAMES = 1,
-	BB_PNG_LEVEL_SMALL_FRAMES = 6,
-	BB_PNG_SMALL_FRAME = 1 << 17,
+	BB_PNG_LEVEL_FRAMES = BB_PNG_LEVEL_FAST,
 	BB_PNG_LEVEL_SHEETS = 6
 };
 
-/* {0} = frame defaults (BB_PNG_LEVEL_FRAMES or BB_PNG_LEVEL_SMALL_FRAMES
- * by size, the level's filter). */
+/* {0} = frame defaults (BB_PNG_LEVEL_FRAMES). */
 typedef struct bb_png_options {
-	int level;             /* 0..BB_PNG_LEVEL_MAX, used when level_set */
+	int level;             /* 0..BB_PNG_LEVEL_MAX or BB_PNG_LEVEL_FAST,
+	                          used when level_set */
 	int level_set;         /* 0: the frame defaults */
-	bb_png_filter filter;
+	bb_png_filter filter;  /* levels 0..9 (the fast path picks per row) */
 } bb_png_options;
 
 /* An encoder keeps its compressor and buffers between images: once its
@@ -135,8 +137,8 @@ bb_status bb_png_encode_opts(const bb_image *img, const bb_png_options *o,
 /* The same with the frame defaults. */
 bb_status bb_png_encode(const bb_image *img, void **data, size_t *size,
                         bb_error *err);
-/* The fastest settings (level 1, filter None) whatever the size: for
- * throw-away images such as diff images. */
+/* The fast path whatever the size: for throw-away images such as diff
+ * images. */
 bb_status bb_png_encode_fast(const bb_image *img, void **data, size_t *size,
                              bb_error *err);
 /* Writes img with the frame defaults, atomically as bb_png_encoder_write.
