@@ -9,8 +9,10 @@
  * version in the container). */
 #include "config.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +25,142 @@
 #include <libswscale/swscale.h>
 
 #include "image/anim-int.h"
+
+/* FFmpeg's functions, looked up when a video is written (dlopen), so a
+ * render that writes no video does not load FFmpeg's libraries and the
+ * hundred libraries they need: that took about 40 ms of CPU before the
+ * first frame of every run (dynamic loader and page faults, perf). */
+struct ff {
+	void *lib[4];
+	__typeof__(av_strerror) *av_strerror;
+	__typeof__(av_dict_set) *av_dict_set;
+	__typeof__(av_dict_free) *av_dict_free;
+	__typeof__(av_malloc) *av_malloc;
+	__typeof__(av_free) *av_free;
+	__typeof__(av_freep) *av_freep;
+	__typeof__(av_log_set_level) *av_log_set_level;
+	__typeof__(av_d2q) *av_d2q;
+	__typeof__(av_get_pix_fmt_name) *av_get_pix_fmt_name;
+	__typeof__(av_frame_alloc) *av_frame_alloc;
+	__typeof__(av_frame_free) *av_frame_free;
+	__typeof__(av_frame_get_buffer) *av_frame_get_buffer;
+	__typeof__(av_frame_make_writable) *av_frame_make_writable;
+	__typeof__(avcodec_find_encoder_by_name) *avcodec_find_encoder_by_name;
+	__typeof__(avcodec_alloc_context3) *avcodec_alloc_context3;
+	__typeof__(avcodec_open2) *avcodec_open2;
+	__typeof__(avcodec_free_context) *avcodec_free_context;
+	__typeof__(avcodec_send_frame) *avcodec_send_frame;
+	__typeof__(avcodec_receive_packet) *avcodec_receive_packet;
+	__typeof__(avcodec_parameters_from_context) *avcodec_parameters_from_context;
+	__typeof__(av_packet_alloc) *av_packet_alloc;
+	__typeof__(av_packet_free) *av_packet_free;
+	__typeof__(av_packet_rescale_ts) *av_packet_rescale_ts;
+	__typeof__(avformat_alloc_output_context2) *avformat_alloc_output_context2;
+	__typeof__(avformat_new_stream) *avformat_new_stream;
+	__typeof__(avformat_write_header) *avformat_write_header;
+	__typeof__(avformat_free_context) *avformat_free_context;
+	__typeof__(av_write_trailer) *av_write_trailer;
+	__typeof__(av_interleaved_write_frame) *av_interleaved_write_frame;
+	__typeof__(avio_alloc_context) *avio_alloc_context;
+	__typeof__(avio_context_free) *avio_context_free;
+	__typeof__(avio_flush) *avio_flush;
+	__typeof__(sws_getContext) *sws_getContext;
+	__typeof__(sws_setColorspaceDetails) *sws_setColorspaceDetails;
+	__typeof__(sws_getCoefficients) *sws_getCoefficients;
+	__typeof__(sws_scale) *sws_scale;
+	__typeof__(sws_freeContext) *sws_freeContext;
+};
+
+/* Opens FFmpeg's libraries (the versions bonebake was built with) and
+ * finds every function; BB_ERR_USAGE naming what is missing. */
+/* NULL-safe on a table ff_open left. */
+static void ff_close(struct ff *f)
+{
+	int k;
+
+	for (k = 3; k >= 0; k--)
+		if (f->lib[k])
+			dlclose(f->lib[k]);
+	memset(f, 0, sizeof *f);
+}
+
+static bb_status ff_open(struct ff *f, const char *path,
+                         const char *format, bb_error *err)
+{
+	static const char *const libs[4] = {
+		"libavutil.so." AV_STRINGIFY(LIBAVUTIL_VERSION_MAJOR),
+		"libswscale.so." AV_STRINGIFY(LIBSWSCALE_VERSION_MAJOR),
+		"libavcodec.so." AV_STRINGIFY(LIBAVCODEC_VERSION_MAJOR),
+		"libavformat.so." AV_STRINGIFY(LIBAVFORMAT_VERSION_MAJOR),
+	};
+	static const struct { const char *name; size_t at; } syms[] = {
+		{ "av_strerror", offsetof(struct ff, av_strerror) },
+		{ "av_dict_set", offsetof(struct ff, av_dict_set) },
+		{ "av_dict_free", offsetof(struct ff, av_dict_free) },
+		{ "av_malloc", offsetof(struct ff, av_malloc) },
+		{ "av_free", offsetof(struct ff, av_free) },
+		{ "av_freep", offsetof(struct ff, av_freep) },
+		{ "av_log_set_level", offsetof(struct ff, av_log_set_level) },
+		{ "av_d2q", offsetof(struct ff, av_d2q) },
+		{ "av_get_pix_fmt_name", offsetof(struct ff, av_get_pix_fmt_name) },
+		{ "av_frame_alloc", offsetof(struct ff, av_frame_alloc) },
+		{ "av_frame_free", offsetof(struct ff, av_frame_free) },
+		{ "av_frame_get_buffer", offsetof(struct ff, av_frame_get_buffer) },
+		{ "av_frame_make_writable", offsetof(struct ff, av_frame_make_writable) },
+		{ "avcodec_find_encoder_by_name", offsetof(struct ff, avcodec_find_encoder_by_name) },
+		{ "avcodec_alloc_context3", offsetof(struct ff, avcodec_alloc_context3) },
+		{ "avcodec_open2", offsetof(struct ff, avcodec_open2) },
+		{ "avcodec_free_context", offsetof(struct ff, avcodec_free_context) },
+		{ "avcodec_send_frame", offsetof(struct ff, avcodec_send_frame) },
+		{ "avcodec_receive_packet", offsetof(struct ff, avcodec_receive_packet) },
+		{ "avcodec_parameters_from_context", offsetof(struct ff, avcodec_parameters_from_context) },
+		{ "av_packet_alloc", offsetof(struct ff, av_packet_alloc) },
+		{ "av_packet_free", offsetof(struct ff, av_packet_free) },
+		{ "av_packet_rescale_ts", offsetof(struct ff, av_packet_rescale_ts) },
+		{ "avformat_alloc_output_context2", offsetof(struct ff, avformat_alloc_output_context2) },
+		{ "avformat_new_stream", offsetof(struct ff, avformat_new_stream) },
+		{ "avformat_write_header", offsetof(struct ff, avformat_write_header) },
+		{ "avformat_free_context", offsetof(struct ff, avformat_free_context) },
+		{ "av_write_trailer", offsetof(struct ff, av_write_trailer) },
+		{ "av_interleaved_write_frame", offsetof(struct ff, av_interleaved_write_frame) },
+		{ "avio_alloc_context", offsetof(struct ff, avio_alloc_context) },
+		{ "avio_context_free", offsetof(struct ff, avio_context_free) },
+		{ "avio_flush", offsetof(struct ff, avio_flush) },
+		{ "sws_getContext", offsetof(struct ff, sws_getContext) },
+		{ "sws_setColorspaceDetails", offsetof(struct ff, sws_setColorspaceDetails) },
+		{ "sws_getCoefficients", offsetof(struct ff, sws_getCoefficients) },
+		{ "sws_scale", offsetof(struct ff, sws_scale) },
+		{ "sws_freeContext", offsetof(struct ff, sws_freeContext) }
+	};
+	size_t i;
+	int k;
+
+	memset(f, 0, sizeof *f);
+	for (k = 0; k < 4; k++)
+		if (!(f->lib[k] = dlopen(libs[k], RTLD_NOW | RTLD_LOCAL))) {
+			const char *why = dlerror();
+
+			ff_close(f);
+			return bb_error_set(err, BB_ERR_USAGE, path, NULL, "%s previews "
+			                    "need FFmpeg's libraries: %s", format,
+			                    why ? why : libs[k]);
+		}
+	for (i = 0; i < sizeof syms / sizeof syms[0]; i++) {
+		void *p = NULL;
+
+		for (k = 0; k < 4 && !p; k++)
+			p = dlsym(f->lib[k], syms[i].name);
+		if (!p) {
+			ff_close(f);
+			return bb_error_set(err, BB_ERR_USAGE, path, NULL, "%s previews: "
+			                    "FFmpeg's libraries have no %s", format,
+			                    syms[i].name);
+		}
+		/* a function pointer from dlsym's void * (POSIX) */
+		memcpy((char *)f + syms[i].at, &p, sizeof p);
+	}
+	return BB_OK;
+}
 
 /* What each video format is made of. */
 typedef struct video_kind {
@@ -47,6 +185,7 @@ static const video_kind *kind_of(bb_anim_format f)
 }
 
 struct bb__video {
+	struct ff ff;
 	const video_kind *k;
 	AVFormatContext *fmt;
 	AVIOContext *io;
@@ -65,7 +204,7 @@ static bb_status av_fail(bb_anim_writer *w, bb_error *err, bb_status s,
 {
 	char msg[AV_ERROR_MAX_STRING_SIZE] = "";
 
-	av_strerror(code, msg, sizeof msg);
+	w->video->ff.av_strerror(code, msg, sizeof msg);
 	return bb_error_set(err, code == AVERROR(ENOMEM) ? BB_ERR_NOMEM : s, w->path,
 	                    NULL, "%s: %s", what, msg);
 }
@@ -112,6 +251,9 @@ bb_status bb__video_check(const char *path, const bb_anim_options *o,
                           bb_error *err)
 {
 	const video_kind *k = kind_of(o->format);
+	struct ff ff;
+	bb_status s;
+	int found;
 
 	if (!(o->fps > 0) || o->fps > 1000)
 		return bb_error_set(err, BB_ERR_USAGE, path, NULL, "%s: frame rate %g "
@@ -132,7 +274,11 @@ bb_status bb__video_check(const char *path, const bb_anim_options *o,
 	if (o->bitrate && o->has_crf)
 		return bb_error_set(err, BB_ERR_USAGE, path, NULL, "%s: a CRF and a bit "
 		                    "rate exclude each other", k->muxer);
-	if (!avcodec_find_encoder_by_name(k->encoder))
+	if ((s = ff_open(&ff, path, k->muxer, err)) != BB_OK)
+		return s;
+	found = ff.avcodec_find_encoder_by_name(k->encoder) != NULL;
+	ff_close(&ff);
+	if (!found)
 		return bb_error_set(err, BB_ERR_USAGE, path, NULL, "%s: this FFmpeg has "
 		                    "no %s encoder", k->muxer, k->encoder);
 	return BB_OK;
@@ -144,16 +290,16 @@ static bb_status open_encoder(bb_anim_writer *w, struct bb__video *v,
                               bb_error *err)
 {
 	const bb_anim_options *o = &w->o;
-	const AVCodec *codec = avcodec_find_encoder_by_name(v->k->encoder);
+	const AVCodec *codec = v->ff.avcodec_find_encoder_by_name(v->k->encoder);
 	AVDictionary *opt = NULL;
-	AVRational rate = av_d2q(o->fps, 1001000);
+	AVRational rate = v->ff.av_d2q(o->fps, 1001000);
 	char num[32];
 	int rc, crf = o->has_crf ? o->crf : v->k->crf_default;
 
 	if (!codec)
 		return bb_error_set(err, BB_ERR_USAGE, w->path, NULL, "no %s encoder",
 		                    v->k->encoder);
-	v->enc = avcodec_alloc_context3(codec);
+	v->enc = v->ff.avcodec_alloc_context3(codec);
 	if (!v->enc)
 		return bb_error_set(err, BB_ERR_NOMEM, w->path, NULL, "out of memory");
 	v->enc->width = v->cw;
@@ -174,38 +320,38 @@ static bb_status open_encoder(bb_anim_writer *w, struct bb__video *v,
 	case BB_ANIM_WEBM:
 		/* good quality at speed 4, no multi-threaded rows: the bytes do
 		 * not depend on the machine's cores */
-		av_dict_set(&opt, "deadline", "good", 0);
-		av_dict_set(&opt, "cpu-used", "4", 0);
-		av_dict_set(&opt, "row-mt", "0", 0);
+		v->ff.av_dict_set(&opt, "deadline", "good", 0);
+		v->ff.av_dict_set(&opt, "cpu-used", "4", 0);
+		v->ff.av_dict_set(&opt, "row-mt", "0", 0);
 		if (o->bitrate) {
 			v->enc->bit_rate = o->bitrate;
 		} else {
 			v->enc->bit_rate = 0;        /* constant quality */
 			snprintf(num, sizeof num, "%d", crf);
-			av_dict_set(&opt, "crf", num, 0);
+			v->ff.av_dict_set(&opt, "crf", num, 0);
 		}
 		break;
 	case BB_ANIM_MP4:
-		av_dict_set(&opt, "preset", "medium", 0);
+		v->ff.av_dict_set(&opt, "preset", "medium", 0);
 		v->enc->profile = FF_PROFILE_H264_HIGH;
 		if (o->bitrate) {
 			v->enc->bit_rate = o->bitrate;
 		} else {
 			snprintf(num, sizeof num, "%d", crf);
-			av_dict_set(&opt, "crf", num, 0);
+			v->ff.av_dict_set(&opt, "crf", num, 0);
 		}
 		break;
 	default:
-		av_dict_set(&opt, "profile", "4444", 0);
-		av_dict_set(&opt, "vendor", "apl0", 0);
+		v->ff.av_dict_set(&opt, "profile", "4444", 0);
+		v->ff.av_dict_set(&opt, "vendor", "apl0", 0);
 		/* a fixed quantiser: prores_ks's own rate search (no quantiser)
 		 * took 6x the time for 1.6x the bytes on the Dragon walk */
 		v->enc->flags |= AV_CODEC_FLAG_QSCALE;
 		v->enc->global_quality = crf * FF_QP2LAMBDA;
 		break;
 	}
-	rc = avcodec_open2(v->enc, codec, &opt);
-	av_dict_free(&opt);
+	rc = v->ff.avcodec_open2(v->enc, codec, &opt);
+	v->ff.av_dict_free(&opt);
 	if (rc < 0)
 		return av_fail(w, err, BB_ERR_USAGE, v->k->encoder, rc);
 	return BB_OK;
@@ -220,48 +366,52 @@ bb_status bb__video_open(bb_anim_writer *w, bb_error *err)
 
 	if (!v)
 		return bb_error_set(err, BB_ERR_NOMEM, w->path, NULL, "out of memory");
+	if ((s = ff_open(&v->ff, w->path, kind_of(w->o.format)->muxer, err)) != BB_OK) {
+		free(v);
+		return s;
+	}
 	w->video = v;
 	/* FFmpeg logs to stderr by default; the library never prints (its
 	 * failures come back in err) */
-	av_log_set_level(AV_LOG_QUIET);
+	v->ff.av_log_set_level(AV_LOG_QUIET);
 	v->k = kind_of(w->o.format);
 	v->cw = w->width;
 	v->ch = w->height;
 	if (w->o.format == BB_ANIM_MP4) {   /* 4:2:0 H.264: even sides */
 		v->cw += v->cw & 1;
 		v->ch += v->ch & 1;
-		v->flat = av_malloc((size_t)v->cw * (size_t)v->ch * 3);
+		v->flat = v->ff.av_malloc((size_t)v->cw * (size_t)v->ch * 3);
 		if (!v->flat)
 			return bb_error_set(err, BB_ERR_NOMEM, w->path, NULL,
 			                    "out of memory");
 	}
-	rc = avformat_alloc_output_context2(&v->fmt, NULL, v->k->muxer, NULL);
+	rc = v->ff.avformat_alloc_output_context2(&v->fmt, NULL, v->k->muxer, NULL);
 	if (rc < 0 || !v->fmt)
 		return av_fail(w, err, BB_ERR_USAGE, v->k->muxer, rc < 0 ? rc :
 		               AVERROR_MUXER_NOT_FOUND);
 	v->fmt->flags |= AVFMT_FLAG_BITEXACT | AVFMT_FLAG_CUSTOM_IO;
-	buf = av_malloc(1 << 16);
+	buf = v->ff.av_malloc(1 << 16);
 	if (!buf)
 		return bb_error_set(err, BB_ERR_NOMEM, w->path, NULL, "out of memory");
-	v->io = avio_alloc_context(buf, 1 << 16, 1, w, NULL, io_write, io_seek);
+	v->io = v->ff.avio_alloc_context(buf, 1 << 16, 1, w, NULL, io_write, io_seek);
 	if (!v->io) {
-		av_free(buf);
+		v->ff.av_free(buf);
 		return bb_error_set(err, BB_ERR_NOMEM, w->path, NULL, "out of memory");
 	}
 	v->fmt->pb = v->io;
 	if ((s = open_encoder(w, v, err)) != BB_OK)
 		return s;
-	v->st = avformat_new_stream(v->fmt, NULL);
-	v->pic = av_frame_alloc();
-	v->pkt = av_packet_alloc();
+	v->st = v->ff.avformat_new_stream(v->fmt, NULL);
+	v->pic = v->ff.av_frame_alloc();
+	v->pkt = v->ff.av_packet_alloc();
 	if (!v->st || !v->pic || !v->pkt)
 		return bb_error_set(err, BB_ERR_NOMEM, w->path, NULL, "out of memory");
-	if ((rc = avcodec_parameters_from_context(v->st->codecpar, v->enc)) < 0)
+	if ((rc = v->ff.avcodec_parameters_from_context(v->st->codecpar, v->enc)) < 0)
 		return av_fail(w, err, BB_ERR_INTERNAL, "stream parameters", rc);
 	v->st->time_base = v->enc->time_base;
 	v->st->avg_frame_rate = v->enc->framerate;
 	v->st->r_frame_rate = v->enc->framerate;
-	if ((rc = avformat_write_header(v->fmt, NULL)) < 0)
+	if ((rc = v->ff.avformat_write_header(v->fmt, NULL)) < 0)
 		return av_fail(w, err, BB_ERR_IO, "container header", rc);
 	v->pic->format = v->k->pix;
 	v->pic->width = v->cw;
@@ -271,19 +421,19 @@ bb_status bb__video_open(bb_anim_writer *w, bb_error *err)
 	v->pic->colorspace = v->enc->colorspace;
 	v->pic->color_primaries = v->enc->color_primaries;
 	v->pic->color_trc = v->enc->color_trc;
-	if ((rc = av_frame_get_buffer(v->pic, 0)) < 0)
+	if ((rc = v->ff.av_frame_get_buffer(v->pic, 0)) < 0)
 		return av_fail(w, err, BB_ERR_NOMEM, "picture", rc);
-	v->sws = sws_getContext(v->cw, v->ch, v->flat ? AV_PIX_FMT_RGB24 :
+	v->sws = v->ff.sws_getContext(v->cw, v->ch, v->flat ? AV_PIX_FMT_RGB24 :
 	                        AV_PIX_FMT_RGBA, v->cw, v->ch, v->k->pix,
 	                        SWS_BILINEAR | SWS_ACCURATE_RND | SWS_BITEXACT |
 	                        SWS_FULL_CHR_H_INP, NULL, NULL, NULL);
 	if (!v->sws)
 		return bb_error_set(err, BB_ERR_NOMEM, w->path, NULL,
 		                    "cannot convert RGBA to %s",
-		                    av_get_pix_fmt_name(v->k->pix));
+		                    v->ff.av_get_pix_fmt_name(v->k->pix));
 	/* sRGB in (full range) to BT.709 limited range out, as tagged */
-	sws_setColorspaceDetails(v->sws, sws_getCoefficients(SWS_CS_ITU709), 1,
-	                         sws_getCoefficients(SWS_CS_ITU709), 0, 0,
+	v->ff.sws_setColorspaceDetails(v->sws, v->ff.sws_getCoefficients(SWS_CS_ITU709), 1,
+	                         v->ff.sws_getCoefficients(SWS_CS_ITU709), 0, 0,
 	                         1 << 16, 1 << 16);
 	return BB_OK;
 }
@@ -294,14 +444,14 @@ static bb_status drain(bb_anim_writer *w, struct bb__video *v, bb_error *err)
 	int rc;
 
 	for (;;) {
-		rc = avcodec_receive_packet(v->enc, v->pkt);
+		rc = v->ff.avcodec_receive_packet(v->enc, v->pkt);
 		if (rc == AVERROR(EAGAIN) || rc == AVERROR_EOF)
 			return BB_OK;
 		if (rc < 0)
 			return av_fail(w, err, BB_ERR_INTERNAL, v->k->encoder, rc);
-		av_packet_rescale_ts(v->pkt, v->enc->time_base, v->st->time_base);
+		v->ff.av_packet_rescale_ts(v->pkt, v->enc->time_base, v->st->time_base);
 		v->pkt->stream_index = v->st->index;
-		rc = av_interleaved_write_frame(v->fmt, v->pkt);
+		rc = v->ff.av_interleaved_write_frame(v->fmt, v->pkt);
 		if (rc < 0)
 			return av_fail(w, err, BB_ERR_IO, "write", rc);
 	}
@@ -341,7 +491,7 @@ bb_status bb__video_add(bb_anim_writer *w, const bb_image *img, bb_error *err)
 
 	if (img->stride > INT_MAX)
 		return bb_error_set(err, BB_ERR_LIMIT, w->path, NULL, "frame too wide");
-	if ((rc = av_frame_make_writable(v->pic)) < 0)
+	if ((rc = v->ff.av_frame_make_writable(v->pic)) < 0)
 		return av_fail(w, err, BB_ERR_NOMEM, "picture", rc);
 	if (v->flat) {
 		flatten(v, img, &w->o.background);
@@ -351,9 +501,9 @@ bb_status bb__video_add(bb_anim_writer *w, const bb_image *img, bb_error *err)
 		src[0] = img->px;
 		stride[0] = (int)img->stride;
 	}
-	sws_scale(v->sws, src, stride, 0, v->ch, v->pic->data, v->pic->linesize);
+	v->ff.sws_scale(v->sws, src, stride, 0, v->ch, v->pic->data, v->pic->linesize);
 	v->pic->pts = v->next_pts++;
-	if ((rc = avcodec_send_frame(v->enc, v->pic)) < 0)
+	if ((rc = v->ff.avcodec_send_frame(v->enc, v->pic)) < 0)
 		return av_fail(w, err, BB_ERR_INTERNAL, v->k->encoder, rc);
 	return drain(w, v, err);
 }
@@ -364,14 +514,14 @@ bb_status bb__video_finish(bb_anim_writer *w, bb_error *err)
 	bb_status s;
 	int rc;
 
-	if ((rc = avcodec_send_frame(v->enc, NULL)) < 0)
+	if ((rc = v->ff.avcodec_send_frame(v->enc, NULL)) < 0)
 		return av_fail(w, err, BB_ERR_INTERNAL, v->k->encoder, rc);
 	if ((s = drain(w, v, err)) != BB_OK)
 		return s;
-	rc = av_write_trailer(v->fmt);
+	rc = v->ff.av_write_trailer(v->fmt);
 	if (rc < 0)
 		return av_fail(w, err, BB_ERR_IO, "container index", rc);
-	avio_flush(v->io);
+	v->ff.avio_flush(v->io);
 	if (v->io->error < 0)
 		return av_fail(w, err, BB_ERR_IO, "write", v->io->error);
 	return BB_OK;
@@ -383,17 +533,18 @@ void bb__video_free(bb_anim_writer *w)
 
 	if (!v)
 		return;
-	sws_freeContext(v->sws);
-	av_packet_free(&v->pkt);
-	av_frame_free(&v->pic);
-	avcodec_free_context(&v->enc);
+	v->ff.sws_freeContext(v->sws);
+	v->ff.av_packet_free(&v->pkt);
+	v->ff.av_frame_free(&v->pic);
+	v->ff.avcodec_free_context(&v->enc);
 	if (v->fmt)
-		avformat_free_context(v->fmt);
+		v->ff.avformat_free_context(v->fmt);
 	if (v->io) {
-		av_freep(&v->io->buffer);
-		avio_context_free(&v->io);
+		v->ff.av_freep(&v->io->buffer);
+		v->ff.avio_context_free(&v->io);
 	}
-	av_free(v->flat);
+	v->ff.av_free(v->flat);
+	ff_close(&v->ff);
 	free(v);
 	w->video = NULL;
 }
