@@ -19,7 +19,17 @@ static const char help[] =
 	"path (a file on one side only is reported as missing or added; other\n"
 	"files are not compared, and their count is reported).  Folders are\n"
 	"compared in parallel; byte-identical files are recognised before\n"
-	"decoding.  A pixel differs when its colour distance (OKLab HyAB, 1 being\n"
+	"decoding.\n"
+	"\n"
+	"Folders holding a frames.json on both sides are render outputs, compared\n"
+	"per animation: frames.json first (fps, loop, duration, frame count,\n"
+	"events with their frames, canvas, origin), then the frames, matched by\n"
+	"number; frames of different canvases or origins are aligned on the\n"
+	"origin pixel and compared on the union of both canvases.  An animation\n"
+	"is identical, changed, added, removed or error; frames added to or\n"
+	"removed from an animation on both sides change it (exit 1).\n"
+	"\n"
+	"A pixel differs when its colour distance (OKLab HyAB, 1 being\n"
 	"black against white; or YIQ on pixelmatch 7's scale) exceeds the\n"
 	"threshold; pixels the anti-aliasing detector classifies as edges are\n"
 	"not counted unless --aa count.  Transparency is not hidden:\n"
@@ -62,10 +72,11 @@ static const char help[] =
 	"  -v, --verbose           list identical pairs too\n"
 	"  -h, --help              this text\n"
 	"\n"
-	"Exit codes: 0 every pair within budget, 1 differences beyond budget,\n"
+	"Exit codes: 0 every pair within budget, 1 differences beyond budget\n"
+	"(or an animation whose frames.json or frame set changed),\n"
 	"2 usage, 3 bad input (not a valid PNG, or over a size limit), 4 I/O\n"
 	"(a file cannot be read or written), 5 image sizes differ, 6 files\n"
-	"missing or added on one side, 70 internal error.  When a folder run has\n"
+	"(or animations) missing or added on one side, 70 internal error.  When a folder run has\n"
 	"several outcomes the code is the first of: 70, 4, 3, 5, 6, 1, 0.  After\n"
 	"--update, updated pairs count as equal: what remains is baseline-only\n"
 	"files (6) and errors.\n";
@@ -285,6 +296,29 @@ static void print_results(const struct diff_run *run,
 		printf("%-7s %s: ", label(p->status), p->path);
 		diff_describe_pair(stdout, p);
 		putchar('\n');
+	}
+	for (i = 0; i < run->nanims; i++) {
+		const struct diff_anim *a = &run->anims[i];
+
+		if (a->status == AS_IDENTICAL && !cfg->verbose)
+			continue;
+		printf("%-9s animation %s: ", diff_anim_status_name(a->status),
+		       a->path);
+		diff_describe_anim(stdout, run, a);
+		putchar('\n');
+	}
+	if (run->nanims) {
+		printf("%zu %s:", run->nanims, run->nanims == 1 ? "animation"
+		                                              : "animations");
+		for (i = 0, first = 1; i < AS_COUNT; i++) {
+			if (!run->anim_count[i])
+				continue;
+			printf("%s %ld %s", first ? "" : ",", run->anim_count[i],
+			       diff_anim_status_name((enum anim_status)i));
+			first = 0;
+		}
+		putchar('\n');
+		first = 1;
 	}
 	printf("%zu %s:", run->n, run->n == 1 ? "pair" : "pairs");
 	for (i = 0; i < DS_COUNT; i++) {

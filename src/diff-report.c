@@ -28,15 +28,29 @@ int diff_exit_code(const struct diff_run *run)
 	int worst = EXIT_OK, seen[3] = { 0, 0, 0 };
 	size_t i, k;
 
+	long lone = 0, changed = run->count[DS_FAIL];
+
 	for (i = 0; i < run->n; i++) {
 		const struct diff_pair *p = &run->pairs[i];
 
+		/* a frame added to or removed from an animation on both sides
+		 * changes that animation; elsewhere it changes the file set */
+		if (p->status == DS_MISSING || p->status == DS_ADDED) {
+			if (diff_pair_in_both(run, p))
+				changed++;
+			else
+				lone++;
+		}
 		if (p->status != DS_ERROR)
 			continue;
 		for (k = 0; k < 3; k++)
 			if (cli_exit_code(p->err_status) == order[k])
 				seen[k] = 1;
 	}
+	/* an unreadable frames.json is bad input */
+	for (i = 0; i < run->nanims; i++)
+		if (run->anims[i].status == AS_ERROR && run->anims[i].message)
+			seen[2] = 1;
 	if (run->report_failed)
 		seen[1] = 1;
 	for (k = 0; k < 3; k++)
@@ -44,9 +58,9 @@ int diff_exit_code(const struct diff_run *run)
 			return order[k];
 	if (run->count[DS_MISMATCH])
 		worst = EXIT_MISMATCH;
-	else if (run->count[DS_MISSING] || run->count[DS_ADDED])
+	else if (lone || run->anim_count[AS_ADDED] || run->anim_count[AS_REMOVED])
 		worst = EXIT_MISSING;
-	else if (run->count[DS_FAIL])
+	else if (changed || run->anim_count[AS_CHANGED])
 		worst = EXIT_DIFFERENT;
 	return worst;
 }
@@ -317,6 +331,23 @@ static void json_options(FILE *f, const struct diff_config *cfg)
 	        cfg->opts.diff_mask ? "true" : "false");
 }
 
+static int pair_changed(const struct diff_pair *p)
+{
+	return p->status == DS_FAIL || p->status == DS_MISMATCH ||
+	       p->status == DS_MISSING || p->status == DS_ADDED;
+}
+
+/* Where -o put a pair's diff image (new), or NULL. */
+static char *diff_image_path(const struct diff_pair *p,
+                             const struct diff_config *cfg)
+{
+	if (p->has_diff && cfg->out_file)
+		return strdup(cfg->out_file);
+	if (p->has_diff && cfg->out_dir)
+		return diff_join(cfg->out_dir, p->path);
+	return NULL;
+}
+
 static void json_pair(FILE *f, const struct diff_pair *p,
                       const struct diff_config *cfg, int last)
 {
@@ -352,22 +383,75 @@ static void json_pair(FILE *f, const struct diff_pair *p,
 		        r->a_width, r->a_height, r->b_width, r->b_height);
 	/* where -o put the diff image (null: none written, or no -o) */
 	fprintf(f, ", \"diff_image\": ");
-	if (p->has_diff && cfg->out_file) {
-		cli_json_string(f, cfg->out_file);
-	} else if (p->has_diff && cfg->out_dir) {
-		char *path = diff_join(cfg->out_dir, p->path);
+	{
+		char *path = diff_image_path(p, cfg);
 
 		if (path)
 			cli_json_string(f, path);
 		else
 			fprintf(f, "null");
 		free(path);
-	} else {
-		fprintf(f, "null");
 	}
+	if (p->placed)
+		fprintf(f, ", \"aligned\": true");
 	if (p->message) {
 		fprintf(f, ", \"message\": ");
 		cli_json_string(f, p->message);
+	}
+	fprintf(f, "}%s\n", last ? "" : ",");
+}
+
+static void json_anim(FILE *f, const struct diff_run *run, size_t index,
+                      const struct diff_config *cfg, int last)
+{
+	const struct diff_anim *a = &run->anims[index];
+	size_t i, k;
+	int n;
+
+	fprintf(f, "    {\"path\": ");
+	cli_json_string(f, a->path);
+	fprintf(f, ", \"status\": \"%s\", \"frames\": %ld, "
+	        "\"baseline_frames\": %ld, \"current_frames\": %ld, "
+	        "\"frames_changed\": %ld, \"diff_pixels\": %lld",
+	        diff_anim_status_name(a->status),
+	        a->b ? a->frames_b : a->frames_a, a->frames_a, a->frames_b,
+	        a->frames_changed, a->diff_pixels);
+	if (a->b && a->a)
+		fprintf(f, ", \"fps\": [%.17g, %.17g]", a->a->fps, a->b->fps);
+	fprintf(f, ",\n     \"metadata_changes\": [");
+	for (k = 0; k < a->nchanges; k++) {
+		fprintf(f, "%s{\"field\": ", k ? ", " : "");
+		cli_json_string(f, a->changes[k].field);
+		fprintf(f, ", \"baseline\": %s, \"current\": %s}",
+		        a->changes[k].baseline, a->changes[k].current);
+	}
+	fprintf(f, "],\n     \"changed_frames\": [");
+	for (i = 0, n = 0; i < run->n; i++)
+		if (run->pairs[i].anim == (int)index && pair_changed(&run->pairs[i])) {
+			fprintf(f, "%s", n++ ? ", " : "");
+			cli_json_string(f, run->pairs[i].path);
+		}
+	fprintf(f, "], \"diff_images\": [");
+	for (i = 0, n = 0; i < run->n; i++) {
+		char *img;
+
+		if (run->pairs[i].anim != (int)index ||
+		    !(img = diff_image_path(&run->pairs[i], cfg)))
+			continue;
+		fprintf(f, "%s", n++ ? ", " : "");
+		cli_json_string(f, img);
+		free(img);
+	}
+	fprintf(f, "], \"aligned\": ");
+	if (a->placed)
+		fprintf(f, "{\"width\": %d, \"height\": %d, \"baseline_at\": [%d, "
+		        "%d], \"current_at\": [%d, %d]}", a->width, a->height, a->ax,
+		        a->ay, a->bx, a->by);
+	else
+		fprintf(f, "null");
+	if (a->message) {
+		fprintf(f, ", \"message\": ");
+		cli_json_string(f, a->message);
 	}
 	fprintf(f, "}%s\n", last ? "" : ",");
 }
@@ -389,7 +473,15 @@ void diff_write_json(FILE *f, const struct diff_run *run,
 		json_pair(f, &run->pairs[i], cfg, i + 1 == run->n);
 		total += run->pairs[i].res.diff_pixels;
 	}
-	fprintf(f, "  ],\n  \"totals\": {\"pairs\": %zu", run->n);
+	fprintf(f, "  ],\n  \"animations\": [\n");
+	for (i = 0; i < run->nanims; i++)
+		json_anim(f, run, i, cfg, i + 1 == run->nanims);
+	fprintf(f, "  ],\n  \"animation_totals\": {\"animations\": %zu",
+	        run->nanims);
+	for (i = 0; i < AS_COUNT; i++)
+		fprintf(f, ", \"%s\": %ld", diff_anim_status_name((enum anim_status)i),
+		        run->anim_count[i]);
+	fprintf(f, "},\n  \"totals\": {\"pairs\": %zu", run->n);
 	for (i = 0; i < DS_COUNT; i++)
 		fprintf(f, ", \"%s\": %ld", diff_status_name((enum diff_status)i),
 		        run->count[i]);
@@ -434,19 +526,102 @@ static void xml_describe(FILE *f, const struct diff_pair *p)
 	free(buf);
 }
 
+/* An animation's description, as XML-escaped text. */
+static void xml_describe_anim(FILE *f, const struct diff_run *run,
+                              const struct diff_anim *a)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *m = open_memstream(&buf, &size);
+
+	if (!m)
+		return;
+	diff_describe_anim(m, run, a);
+	fclose(m);
+	xml_text(f, buf);
+	free(buf);
+}
+
+/* One test case per animation: classname its folder, the failing frames
+ * (with their numbers) in the failure's message and text. */
+static void junit_anim(FILE *f, const struct diff_run *run, size_t index)
+{
+	const struct diff_anim *a = &run->anims[index];
+	const char *slash = strrchr(a->path, '/');
+	const char *kind = a->status == AS_ERROR ? "error" : "failure";
+	size_t i;
+	int n = 0;
+
+	fprintf(f, "    <testcase classname=\"");
+	if (slash) {
+		char *dir = strndup(a->path, (size_t)(slash - a->path));
+
+		xml_text(f, dir ? dir : "");
+		free(dir);
+	} else {
+		fprintf(f, "bonebake.diff");
+	}
+	fprintf(f, "\" name=\"");
+	xml_text(f, slash ? slash + 1 : a->path);
+	fprintf(f, "\"");
+	if (a->status == AS_IDENTICAL) {
+		fprintf(f, "/>\n");
+		return;
+	}
+	fprintf(f, ">\n      <%s type=\"%s\" message=\"", kind,
+	        diff_anim_status_name(a->status));
+	xml_describe_anim(f, run, a);
+	for (i = 0; i < run->n; i++) {
+		const struct diff_pair *p = &run->pairs[i];
+		const char *file;
+
+		if (p->anim != (int)index || !pair_changed(p))
+			continue;
+		file = strrchr(p->path, '/') ? strrchr(p->path, '/') + 1 : p->path;
+		fprintf(f, "%s", n++ ? ", " : ": ");
+		xml_text(f, file);
+	}
+	fprintf(f, "\">");
+	xml_describe_anim(f, run, a);
+	for (i = 0; i < run->n; i++) {
+		const struct diff_pair *p = &run->pairs[i];
+
+		if (p->anim != (int)index || !pair_changed(p))
+			continue;
+		fprintf(f, "\n");
+		xml_text(f, p->path);
+		fprintf(f, ": ");
+		xml_describe(f, p);
+	}
+	fprintf(f, "</%s>\n    </testcase>\n", kind);
+}
+
 void diff_write_junit(FILE *f, const struct diff_run *run,
                       const struct diff_config *cfg)
 {
-	long failures = run->count[DS_FAIL] + run->count[DS_MISMATCH] +
-	                run->count[DS_MISSING] + run->count[DS_ADDED];
-	long errors = run->count[DS_ERROR];
+	long failures = 0, errors = 0, tests = (long)run->nanims;
 	size_t i;
 
+	for (i = 0; i < run->n; i++) {
+		const struct diff_pair *p = &run->pairs[i];
+
+		if (p->anim >= 0)
+			continue;
+		tests++;
+		failures += pair_changed(p);
+		errors += p->status == DS_ERROR;
+	}
+	for (i = 0; i < run->nanims; i++) {
+		failures += run->anims[i].status != AS_IDENTICAL &&
+		            run->anims[i].status != AS_ERROR;
+		errors += run->anims[i].status == AS_ERROR;
+	}
+
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	        "<testsuites name=\"bonebake diff\" tests=\"%zu\" failures=\"%ld\" "
-	        "errors=\"%ld\">\n", run->n, failures, errors);
-	fprintf(f, "  <testsuite name=\"bonebake diff\" tests=\"%zu\" "
-	        "failures=\"%ld\" errors=\"%ld\" skipped=\"0\">\n", run->n,
+	        "<testsuites name=\"bonebake diff\" tests=\"%ld\" failures=\"%ld\" "
+	        "errors=\"%ld\">\n", tests, failures, errors);
+	fprintf(f, "  <testsuite name=\"bonebake diff\" tests=\"%ld\" "
+	        "failures=\"%ld\" errors=\"%ld\" skipped=\"0\">\n", tests,
 	        failures, errors);
 	fprintf(f, "    <properties>\n      <property name=\"options\" value=\"");
 	{
@@ -461,9 +636,13 @@ void diff_write_junit(FILE *f, const struct diff_run *run,
 	fprintf(f, "\"/>\n      <property name=\"current\" value=\"");
 	xml_text(f, run->cur);
 	fprintf(f, "\"/>\n    </properties>\n");
+	for (i = 0; i < run->nanims; i++)
+		junit_anim(f, run, i);
 	for (i = 0; i < run->n; i++) {
 		const struct diff_pair *p = &run->pairs[i];
 
+		if (p->anim >= 0)
+			continue;
 		fprintf(f, "    <testcase classname=\"bonebake.diff\" name=\"");
 		xml_text(f, p->path);
 		fprintf(f, "\"");

@@ -96,9 +96,10 @@ static int is_png_name(const char *name)
 	return n > 4 && strcasecmp(name + n - 4, ".png") == 0;
 }
 
-/* Adds the *.png files under root/rel to out (paths relative to root). */
+/* Adds the *.png files under root/rel to out and the frames.json files to
+ * meta (paths relative to root). */
 static int walk(const char *root, const char *rel, struct names *out,
-                long *skipped, int depth)
+                struct names *meta, long *skipped, int depth)
 {
 	char *dir = rel[0] ? diff_join(root, rel) : strdup(root);
 	struct dirent *e;
@@ -139,10 +140,14 @@ static int walk(const char *root, const char *rel, struct names *out,
 				        "than %d levels\n", full, WALK_MAX_DEPTH);
 				rc = EXIT_INPUT;
 			} else {
-				rc = walk(root, child, out, skipped, depth + 1);
+				rc = walk(root, child, out, meta, skipped, depth + 1);
 			}
 		} else if (S_ISREG(st.st_mode) && is_png_name(e->d_name)) {
 			if (names_push(out, child) != 0)
+				rc = EXIT_INTERNAL;
+			child = NULL;
+		} else if (S_ISREG(st.st_mode) && strcmp(e->d_name, "frames.json") == 0) {
+			if (names_push(meta, child) != 0)
 				rc = EXIT_INTERNAL;
 			child = NULL;
 		} else {
@@ -172,6 +177,7 @@ static struct diff_pair *add_pair(struct diff_run *run, const char *path,
 	}
 	p = &run->pairs[run->n];
 	memset(p, 0, sizeof *p);
+	p->anim = -1;
 	p->path = strdup(path);
 	p->a_path = a ? strdup(a) : NULL;
 	p->b_path = b ? strdup(b) : NULL;
@@ -217,6 +223,7 @@ static int merge(struct diff_run *run, struct names *la, struct names *lb)
 int diff_collect(struct diff_run *run, const char *base, const char *cur)
 {
 	struct names la = { NULL, 0, 0 }, lb = { NULL, 0, 0 };
+	struct names ma = { NULL, 0, 0 }, mb = { NULL, 0, 0 };
 	struct stat sa, sb;
 	int rc;
 
@@ -241,16 +248,22 @@ int diff_collect(struct diff_run *run, const char *base, const char *cur)
 		return EXIT_OK;
 	}
 	run->folders = 1;
-	rc = walk(base, "", &la, &run->skipped, 0);
+	rc = walk(base, "", &la, &ma, &run->skipped, 0);
 	if (rc == EXIT_OK)
-		rc = walk(cur, "", &lb, &run->skipped, 0);
+		rc = walk(cur, "", &lb, &mb, &run->skipped, 0);
 	if (rc == EXIT_OK) {
 		qsort(la.v, la.n, sizeof *la.v, cmp_names);
 		qsort(lb.v, lb.n, sizeof *lb.v, cmp_names);
+		qsort(ma.v, ma.n, sizeof *ma.v, cmp_names);
+		qsort(mb.v, mb.n, sizeof *mb.v, cmp_names);
 		rc = merge(run, &la, &lb);
 	}
+	if (rc == EXIT_OK)
+		rc = diff_anims_collect(run, ma.v, ma.n, mb.v, mb.n);
 	names_free(&la);
 	names_free(&lb);
+	names_free(&ma);
+	names_free(&mb);
 	return rc;
 }
 
@@ -267,6 +280,7 @@ void diff_run_free(struct diff_run *run)
 	free(run->pairs);
 	run->pairs = NULL;
 	run->n = run->cap = 0;
+	diff_anims_free(run);
 }
 
 struct pool {
@@ -293,6 +307,20 @@ static int save_png(const char *path, const void *data, size_t size)
 	return 0;
 }
 
+/* img as PNG bytes (new), printing the error. */
+static int encode(const struct diff_pair *p, const char *kind,
+                  const bb_image *img, void **data, size_t *size)
+{
+	bb_error err;
+
+	if (bb_png_encode_fast(img, data, size, &err) != BB_OK) {
+		fprintf(stderr, "bonebake: %s: %s image: %s\n", p->path, kind,
+		        err.message);
+		return -1;
+	}
+	return 0;
+}
+
 /* Writes the diff image wherever it is wanted: -o FILE, -o DIR/<path>,
  * and the HTML folder. */
 static int write_diff(const struct diff_config *cfg, struct diff_pair *p,
@@ -300,15 +328,11 @@ static int write_diff(const struct diff_config *cfg, struct diff_pair *p,
 {
 	void *data = NULL;
 	size_t size = 0;
-	bb_error err;
 	char *path;
 	int rc = 0;
 
-	if (bb_png_encode_fast(img, &data, &size, &err) != BB_OK) {
-		fprintf(stderr, "bonebake: %s: diff image: %s\n", p->path,
-		        err.message);
+	if (encode(p, "diff", img, &data, &size) != 0)
 		return -1;
-	}
 	if (cfg->out_file && save_png(cfg->out_file, data, size) != 0)
 		rc = -1;
 	if (cfg->out_dir) {
@@ -331,19 +355,64 @@ static int write_diff(const struct diff_config *cfg, struct diff_pair *p,
 	return rc;
 }
 
-/* Copies one side of a pair into the HTML folder. */
+/* Copies one side of a pair into the HTML folder; `placed` (may be NULL)
+ * is written instead of the file: the frame on its animation's union
+ * canvas, so both sides show aligned. */
 static int copy_side(const struct diff_config *cfg, const struct diff_pair *p,
-                     const char *kind, const char *from)
+                     const char *kind, const char *from, const bb_image *placed)
 {
 	char *rel = diff_html_image(p, kind), *to = NULL;
+	void *data = NULL;
+	size_t size = 0;
 	int rc = -1;
 
 	if (rel && (to = diff_join(cfg->html_write, rel)) != NULL &&
-	    diff_mkdirs_for(to) == 0)
-		rc = diff_copy_file(from, to);
+	    diff_mkdirs_for(to) == 0) {
+		if (!placed)
+			rc = diff_copy_file(from, to);
+		else if (encode(p, kind, placed, &data, &size) == 0)
+			rc = diff_write_atomic(to, data, size);
+	}
+	free(data);
 	free(rel);
 	free(to);
 	return rc;
+}
+
+/* One side's frame on the animation's union canvas (new). */
+static bb_status read_placed(const struct diff_anim *d, const char *path,
+                             int side, size_t max_pixels, bb_image **out,
+                             bb_error *err)
+{
+	bb_image *img = NULL;
+	bb_status s = bb_png_read_limited(path, max_pixels, &img, err);
+
+	*out = NULL;
+	if (s != BB_OK)
+		return s;
+	*out = bb_image_place(img, d->width, d->height, side ? d->bx : d->ax,
+	                      side ? d->by : d->ay);
+	bb_image_free(img);
+	return *out ? BB_OK : bb_error_set(err, BB_ERR_NOMEM, path, NULL,
+	                                   "out of memory");
+}
+
+/* Compares a pair of an animation whose canvas or origin changed: both
+ * frames aligned on the origin pixel, on the union canvas.  *pa and *pb
+ * receive the placed frames (free them). */
+static bb_status compare_placed(const struct diff_anim *d, struct diff_pair *p,
+                                const bb_diff_options *opts, bb_image **diff,
+                                bb_image **pa, bb_image **pb, bb_error *err)
+{
+	bb_status s = read_placed(d, p->a_path, 0, opts->max_pixels, pa, err);
+
+	if (s == BB_OK)
+		s = read_placed(d, p->b_path, 1, opts->max_pixels, pb, err);
+	if (s == BB_OK)
+		s = bb_diff_images(*pa, *pb, opts, &p->res, NULL, err);
+	if (s == BB_OK && diff && (p->res.diff_pixels || p->res.aa_pixels))
+		s = bb_diff_images(*pa, *pb, opts, &p->res, diff, err);
+	return s;
 }
 
 static void classify(const struct diff_config *cfg, struct diff_pair *p)
@@ -356,25 +425,51 @@ static void classify(const struct diff_config *cfg, struct diff_pair *p)
 		p->status = DS_FAIL;
 }
 
+/* A frame only on one side, into the HTML folder (placed on its
+ * animation's union canvas when that is how its animation compares). */
+static int copy_lone(const struct diff_run *run, const struct diff_config *cfg,
+                     struct diff_pair *p)
+{
+	const struct diff_anim *d = p->anim >= 0 ? &run->anims[p->anim] : NULL;
+	const char *path = p->a_path ? p->a_path : p->b_path;
+	bb_image *img = NULL;
+	bb_error err;
+	int rc;
+
+	if (d && d->placed &&
+	    read_placed(d, path, p->b_path != NULL, cfg->opts.max_pixels, &img,
+	                &err) != BB_OK) {
+		cli_fail(&err);
+		return -1;
+	}
+	rc = copy_side(cfg, p, p->a_path ? "baseline" : "current", path, img);
+	bb_image_free(img);
+	return rc;
+}
+
 /* Compares one pair and writes its images; returns -1 when an output
  * could not be written. */
-static int run_pair(const struct diff_config *cfg, struct diff_pair *p)
+static int run_pair(const struct diff_run *run, const struct diff_config *cfg,
+                    struct diff_pair *p)
 {
 	int want = cfg->out_dir || cfg->out_file || cfg->html;
-	bb_image *img = NULL;
+	bb_image *img = NULL, *pa = NULL, *pb = NULL;
 	bb_error err;
 	bb_status s;
 	int rc = 0;
 
 	if (p->status == DS_MISSING || p->status == DS_ADDED) {
 		if (cfg->html)
-			rc = copy_side(cfg, p, p->a_path ? "baseline" : "current",
-			               p->a_path ? p->a_path : p->b_path);
+			rc = copy_lone(run, cfg, p);
 		p->html_images = cfg->html && rc == 0;
 		return rc;
 	}
-	s = bb_diff_files(p->a_path, p->b_path, &cfg->opts, &p->res,
-	                  want ? &img : NULL, &err);
+	if (p->placed)
+		s = compare_placed(&run->anims[p->anim], p, &cfg->opts,
+		                   want ? &img : NULL, &pa, &pb, &err);
+	else
+		s = bb_diff_files(p->a_path, p->b_path, &cfg->opts, &p->res,
+		                  want ? &img : NULL, &err);
 	if (s == BB_OK) {
 		classify(cfg, p);
 	} else if (s == BB_ERR_MISMATCH) {
@@ -390,12 +485,14 @@ static int run_pair(const struct diff_config *cfg, struct diff_pair *p)
 		bb_image_free(img);
 	}
 	if (cfg->html && p->status != DS_IDENTICAL && p->status != DS_ERROR) {
-		if (copy_side(cfg, p, "baseline", p->a_path) != 0 ||
-		    copy_side(cfg, p, "current", p->b_path) != 0)
+		if (copy_side(cfg, p, "baseline", p->a_path, pa) != 0 ||
+		    copy_side(cfg, p, "current", p->b_path, pb) != 0)
 			rc = -1;
 		else
 			p->html_images = 1;
 	}
+	bb_image_free(pa);
+	bb_image_free(pb);
 	return rc;
 }
 
@@ -412,7 +509,7 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&pool->lock);
 		if (i >= pool->run->n)
 			break;
-		rc = run_pair(pool->cfg, &pool->run->pairs[i]);
+		rc = run_pair(pool->run, pool->cfg, &pool->run->pairs[i]);
 		pthread_mutex_lock(&pool->lock);
 		if (rc != 0)
 			pool->run->report_failed = 1;
@@ -461,4 +558,8 @@ void diff_execute(struct diff_run *run, const struct diff_config *cfg)
 			fprintf(stderr, "bonebake: %s\n",
 			        p->message ? p->message : "error");
 	}
+	for (i = 0; i < run->nanims; i++)
+		if (run->anims[i].status == AS_ERROR && run->anims[i].message)
+			fprintf(stderr, "bonebake: %s\n", run->anims[i].message);
+	diff_anims_finish(run);
 }

@@ -19,6 +19,40 @@ enum diff_status {
 	DS_COUNT
 };
 
+/* An animation's verdict (render folders: frames.json on both sides), in
+ * the order reports list them. */
+enum anim_status {
+	AS_CHANGED = 0,   /* metadata or frames differ */
+	AS_REMOVED,       /* only in the baseline */
+	AS_ADDED,         /* only in the current side */
+	AS_ERROR,         /* a frames.json or a frame could not be read */
+	AS_IDENTICAL,
+	AS_COUNT
+};
+
+/* One field of frames.json that differs; values are JSON text. */
+struct diff_change {
+	char field[64];
+	char *baseline, *current;
+};
+
+struct diff_anim {
+	char *path;              /* its folder, relative ("." at the top) */
+	bb_frames_json *a, *b;   /* each side's frames.json (NULL: none) */
+	enum anim_status status;
+	char *message;           /* why it is an error */
+	struct diff_change *changes;
+	size_t nchanges;
+	long frames_a, frames_b; /* frames listed on each side */
+	long frames_changed;     /* frames that differ, were added or removed */
+	long frames_added, frames_removed;
+	long long diff_pixels;
+	int placed;              /* frames compared on the union canvas,
+	                            aligned on the origin pixel */
+	int ax, ay, bx, by;      /* where each side sits on it */
+	int width, height;
+};
+
 struct diff_pair {
 	char *path;          /* relative path, the pair's name in reports */
 	char *a_path;        /* baseline file, NULL when missing */
@@ -29,6 +63,8 @@ struct diff_pair {
 	char *message;       /* error text, NULL when none */
 	int has_diff;        /* a diff image was written */
 	int html_images;     /* baseline/current copies exist in the HTML folder */
+	int anim;            /* index in run->anims, -1: none */
+	int placed;          /* compared on its animation's union canvas */
 };
 
 struct diff_config {
@@ -54,6 +90,9 @@ struct diff_run {
 	size_t n, cap;
 	long skipped;            /* non-PNG files not compared */
 	long count[DS_COUNT];
+	struct diff_anim *anims; /* render folders, sorted by path */
+	size_t nanims;
+	long anim_count[AS_COUNT];
 	int report_failed;       /* a report or image could not be written */
 };
 
@@ -70,6 +109,27 @@ void diff_run_free(struct diff_run *run);
 int diff_mkdirs_for(const char *path);
 /* Joins two path parts into new memory (NULL when out of memory). */
 char *diff_join(const char *dir, const char *rel);
+
+/* diff-anim.c */
+/* From the frames.json files found on each side (relative paths, sorted):
+ * the animations, with their pairs assigned, each side's frames.json read
+ * and compared, and the union canvas of those whose geometry changed.
+ * A frames.json on one side only makes an added or removed animation when
+ * the other side has no frame in its folder (else it is skipped).  Returns
+ * an exit code for out of memory. */
+int diff_anims_collect(struct diff_run *run, char **meta_a, size_t na,
+                       char **meta_b, size_t nb);
+/* After diff_execute: each animation's status and counts. */
+void diff_anims_finish(struct diff_run *run);
+void diff_anims_free(struct diff_run *run);
+const char *diff_anim_status_name(enum anim_status s);
+/* Whether a pair is a frame of an animation present on both sides: its
+ * being added or removed is a change of that animation, not of the file
+ * set. */
+int diff_pair_in_both(const struct diff_run *run, const struct diff_pair *p);
+/* "fps 24 -> 30; events[0].name \"hit\" -> \"hit_heavy\"; 3 frames changed" */
+void diff_describe_anim(FILE *f, const struct diff_run *run,
+                        const struct diff_anim *a);
 
 /* diff-report.c */
 const char *diff_status_name(enum diff_status s);

@@ -245,5 +245,5 @@ tests_unit_check_eval_LDADD = $(CHECK_TEST_LIBS)
 TESTS += tests/unit/check-eval
 
 # Review in CI (issue 21): stable canvases, warnings and --strict
-TESTS += tests/cli/canvas-strict.sh
-EXTRA_DIST += tests/cli/canvas-strict.sh
+TESTS += tests/cli/canvas-strict.sh tests/cli/diff-anims.sh
+EXTRA_DIST += tests/cli/canvas-strict.sh tests/cli/diff-anims.sh

@@ -55,6 +55,22 @@ bb_image *bb_image_crop(const bb_image *img, int x, int y, int w, int h)
 	return d;
 }
 
+bb_image *bb_image_place(const bb_image *img, int w, int h, int x, int y)
+{
+	bb_image *d = NULL;
+	int x0 = x > 0 ? x : 0, x1 = x + img->width < w ? x + img->width : w;
+	int r;
+
+	if (bb_image_new(w, h, &d, NULL) != BB_OK)
+		return NULL;
+	if (x1 <= x0)
+		return d;
+	for (r = y > 0 ? y : 0; r < h && r < y + img->height; r++)
+		memcpy(bb_image_pixel(d, x0, r), bb_image_pixel(img, x0 - x, r - y),
+		       (size_t)(x1 - x0) * 4);
+	return d;
+}
+
 bb_image *bb_image_dup(const bb_image *img)
 {
 	return bb_image_crop(img, 0, 0, img->width, img->height);

@@ -38,6 +38,11 @@ bb_image *bb_image_dup(const bb_image *img);
 /* A copy of the rectangle (x, y, w, h) of img, which must lie inside it;
  * NULL when out of memory or outside. */
 bb_image *bb_image_crop(const bb_image *img, int x, int y, int w, int h);
+/* A new transparent w x h image with img copied at (x, y), the part
+ * outside clipped: two frames of different canvases, aligned on their
+ * origin pixel, compare on one canvas.  NULL when out of memory or for a
+ * size bb_image_new refuses.  Thread-safe. */
+bb_image *bb_image_place(const bb_image *img, int w, int h, int x, int y);
 
 static inline uint8_t *bb_image_pixel(const bb_image *img, int x, int y)
 {
