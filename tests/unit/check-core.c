@@ -90,6 +90,55 @@ START_TEST(premul_round_trip)
 }
 END_TEST
 
+/* The conversions against their formulas, by plain integer arithmetic
+ * here: premultiplying, c * a / 255 rounded as cairo does, for every
+ * (c, a) at every position of rows of 1..9 pixels (the 4-pixel SIMD
+ * blocks and the tails); un-premultiplying, c * 255 / a rounded, for
+ * every premultiplied (c <= a). */
+START_TEST(premul_exact)
+{
+	uint8_t in[9 * 4], out[9 * 4];
+	bb_image img = { 0, 1, sizeof in, in };
+	unsigned c, a, w, i, bad = 0;
+
+	for (a = 0; a < 256; a++)
+		for (c = 0; c < 256; c++)
+			for (w = 1; w <= 9; w++) {
+				for (i = 0; i < 4 * w; i++)
+					in[i] = (uint8_t)(i % 4 == 3 ? a : c + i);
+				img.width = (int)w;
+				bb_image_to_premul_argb32(&img, out, sizeof out);
+				for (i = 0; i < w; i++) {
+					uint32_t p, want = (uint32_t)a << 24;
+					int k;
+
+					for (k = 0; k < 3; k++) {
+						unsigned t = ((c + 4 * i + k) & 255) * a + 128;
+
+						want |= ((t + (t >> 8)) >> 8) << (16 - 8 * k);
+					}
+					memcpy(&p, out + 4 * i, 4);
+					bad += p != want;
+				}
+			}
+	ck_assert_uint_eq(bad, 0);
+	for (a = 1; a < 256; a++)
+		for (c = 0; c <= a; c++) {
+			uint32_t p = (uint32_t)a << 24 | c << 16 | (c / 2) << 8 | (a - c);
+			uint8_t px[4];
+			bb_image one = { 1, 1, 4, px };
+			unsigned want[3] = { c, c / 2, a - c };
+			int k;
+
+			bb_image_from_premul_argb32(&one, (const uint8_t *)&p, 4);
+			for (k = 0; k < 3; k++)
+				bad += px[k] != (a == 255 ? want[k] : (want[k] * 255 + a / 2) / a);
+			bad += px[3] != a;
+		}
+	ck_assert_uint_eq(bad, 0);
+}
+END_TEST
+
 START_TEST(png_round_trip_deterministic)
 {
 	bb_image *a, *b;
@@ -235,6 +284,7 @@ int main(void)
 	tcase_add_test(tc, affine_mul_invert);
 	tcase_add_test(tc, error_format);
 	tcase_add_test(tc, premul_round_trip);
+	tcase_add_test(tc, premul_exact);
 	tcase_add_test(tc, png_round_trip_deterministic);
 	tcase_add_test(tc, image_limits);
 	tcase_add_test(tc, parse_colors);
