@@ -16,12 +16,19 @@
 static const char help[] =
 	"usage: bonebake sheet FILE -o DIR [render options] [pack options]\n"
 	"\n"
-	"Renders the chosen animations (as `bonebake render` would, same canvas\n"
-	"and origin per animation) and packs every frame into sprite-sheet pages\n"
-	"with the metadata engines import.  Frames are named <anim>_0000 ...\n"
-	"(<armature>/<anim>_0000 with --all over several armatures), in playback\n"
-	"order; each frame's pivot is the figure origin; animations carry their\n"
-	"fps, loop flag and events where the format has a place for them.\n"
+	"Renders the chosen animations (as `bonebake render` would) and packs\n"
+	"every frame into sprite-sheet pages with the metadata engines import.\n"
+	"Frames are named <anim>_0000 ... (<armature>/<anim>_0000 with --all over\n"
+	"several armatures), in playback order; each frame's pivot is the figure\n"
+	"origin; animations carry their fps, loop flag and events where the\n"
+	"format has a place for them.\n"
+	"\n"
+	"Canvas: one canvas and origin per armature by default (--canvas union),\n"
+	"so every frame of every animation has the same untrimmed size and\n"
+	"origin pixel and the figure stands still when a sprite switches\n"
+	"animation, also in engines that place the untrimmed frame rather than\n"
+	"the pivot (Godot, libGDX).  --canvas auto gives each animation its own\n"
+	"canvas as render does (the figure then moves between animations there).\n"
 	"\n"
 	"  -o, --output DIR     output folder (created if missing)\n"
 	"  --preview webp|gif|apng|webm|mp4|mov\n"
@@ -282,6 +289,9 @@ int cmd_sheet(int argc, char **argv)
 		return cli_usage_error("sheet", "expected one input FILE");
 	if (!outpath)
 		return cli_usage_error("sheet", "missing -o DIR");
+	/* one origin per armature unless the canvas was chosen */
+	if (!fo.canvas_set && !fo.has_size)
+		fo.canvas_union = 1;
 	if ((rc = pack_finish(&po, "sheet")) != 0 ||
 	    (rc = anim_check(&ao, "sheet")) != 0)
 		return rc;

@@ -95,11 +95,11 @@ const char fig_help[] =
 	"  --size WxH --origin X,Y\n"
 	"                       fixed canvas and origin pixel instead\n"
 	"  --canvas auto|union|native\n"
-	"                       auto: each animation's drawn bounds (default);\n"
-	"                       union: one canvas and origin for every\n"
-	"                       animation of an armature (the union of their\n"
-	"                       bounds; see info --bounds); native: the file's\n"
-	"                       own canvas and origin (SSAJSON)\n"
+	"                       auto: each animation's drawn bounds (default;\n"
+	"                       sheet: union); union: one canvas and origin for\n"
+	"                       every animation of an armature (the union of\n"
+	"                       their bounds; see info --bounds); native: the\n"
+	"                       file's own canvas and origin (SSAJSON)\n"
 	"  --bg COLOR           background: #rrggbb[aa], white... (transparent)\n"
 	"  --filter fast|good|best\n"
 	"                       texture sampling when drawn smaller (default good)\n"
@@ -289,6 +289,7 @@ int fig_parse(fig_opts *o, int id, const char *arg, const char *cmd)
 		}
 		o->canvas_native = strcmp(arg, "native") == 0;
 		o->canvas_union = strcmp(arg, "union") == 0;
+		o->canvas_set = 1;
 		return 1;
 	case O_STRICT: o->strict = 1; return 1;
 	case O_PLACEHOLDER: o->placeholder = 1; return 1;

@@ -44,6 +44,7 @@ typedef struct fig_opts {
 	int loop_mode;              /* --loop 1, --once 2, else 0 */
 	int canvas_native;          /* --canvas native: the format's own stage */
 	int canvas_union;           /* --canvas union: one canvas per armature */
+	int canvas_set;             /* --canvas given (sheet's default differs) */
 	int strict;                 /* --strict: warnings fail the run (exit 3) */
 	int placeholder;            /* --placeholder: missing images as boxes */
 	const char *model3d;        /* --model: block model a joint file moves */

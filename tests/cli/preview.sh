@@ -128,7 +128,7 @@ run "$BONEBAKE" render "$H" --anim walk -o "$T/rp2" --preview gif --contact-shee
 checks=$((checks + 2))
 cmp -s "$T/rp2/walk/walk.gif" "$T/walk.gif" || fail "render --preview --jobs 1 differs"
 cmp -s "$T/rcs2.png" "$T/rcs.png" || fail "contact sheet differs with --jobs 1"
-run "$BONEBAKE" sheet "$H" --anim walk -o "$T/sh" --preview apng --quiet
+run "$BONEBAKE" sheet "$H" --anim walk -o "$T/sh" --preview apng --canvas auto --quiet
 expect_rc 0
 checks=$((checks + 1))
 cmp -s "$T/sh/walk.apng" "$T/walk.png" || fail "sheet --preview apng differs from preview"

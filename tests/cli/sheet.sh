@@ -1,8 +1,10 @@
 #!/bin/sh
 # bonebake sheet: render + pack in one go.  Every sheet frame, cut out and
 # pasted at its recorded offset, equals the frame `bonebake render` writes
-# for the same options, pixel for pixel; metadata carries fps, loop and
-# the pivot (the figure origin); failures leave nothing behind.
+# for the same options, pixel for pixel (sheet's default canvas is render's
+# --canvas union: one per armature; with --canvas auto, render's default);
+# metadata carries fps, loop and the pivot (the figure origin); failures
+# leave nothing behind.
 . "$(dirname "$0")/lib.sh"
 H="$SAMPLES/humanoid.json"
 VERIFY="$top_builddir/tests/tools/pack-verify"
@@ -14,7 +16,7 @@ expect_rc 0
 for f in sheet.json sheet.png sheet.atlas sheet.tres; do
 	[ -f "$T/s/$f" ] || fail "sheet did not write $f: $(ls "$T/s")"
 done
-run "$BONEBAKE" render "$H" -o "$T/r" --anim walk --anim attack --quiet
+run "$BONEBAKE" render "$H" -o "$T/r" --anim walk --anim attack --quiet --canvas union
 expect_rc 0
 # frame names are <anim>_NNNN, the render's file names without .png
 run "$VERIFY" "$T/s/sheet.json" -- "$T"/r/walk/*.png "$T"/r/attack/*.png
@@ -33,6 +35,24 @@ w, h = r["canvas"]["width"], r["canvas"]["height"]
 assert f["sourceSize"] == {"w": w, "h": h}, (f, w, h)
 assert abs(f["pivot"]["x"] * w - r["origin"]["x"]) < 1e-3, (f, r["origin"])
 assert abs(f["pivot"]["y"] * h - r["origin"]["y"]) < 1e-3
+# one canvas and origin for both animations
+g = d["frames"]["attack_0005"]
+assert g["sourceSize"] == f["sourceSize"] and g["pivot"] == f["pivot"], (f, g)
+PY
+checks=$((checks + 1))
+
+# --canvas auto: each animation's own canvas, as render's default
+run "$BONEBAKE" sheet "$H" -o "$T/sa" --anim walk --anim attack --quiet --canvas auto
+expect_rc 0
+run "$BONEBAKE" render "$H" -o "$T/ra" --anim walk --anim attack --quiet
+expect_rc 0
+run "$VERIFY" "$T/sa/sheet.json" -- "$T"/ra/walk/*.png "$T"/ra/attack/*.png
+expect_rc 0
+expect_out ' 0 problems'
+python3 - "$T/sa/sheet.json" <<'PY' || fail "--canvas auto: the animations share a canvas"
+import json, sys
+d = json.load(open(sys.argv[1]))["frames"]
+assert d["walk_0003"]["sourceSize"] != d["attack_0005"]["sourceSize"]
 PY
 checks=$((checks + 1))
 

@@ -133,7 +133,7 @@ expect_rc 0
 checks=$((checks + 2))
 cmp -s "$T/rp/walk/walk.webm" "$T/walk.webm" || fail "render --preview webm differs from preview"
 [ "$(ls "$T/rp/walk" | grep -c '^walk_[0-9]*\.png$')" = "$nframes" ] || fail "render --preview: frames missing"
-run "$BONEBAKE" sheet "$H" --anim walk -o "$T/sh" --preview mov --quiet
+run "$BONEBAKE" sheet "$H" --anim walk -o "$T/sh" --preview mov --canvas auto --quiet
 expect_rc 0
 checks=$((checks + 1))
 cmp -s "$T/sh/walk.mov" "$T/walk.mov" || fail "sheet --preview mov differs from preview"

@@ -3,8 +3,9 @@
 # multipack) and by Phaser 3's load.atlas (hash, array) and
 # load.multiatlas (phaser3, one page and multipack), with WebGL.
 # Every frame is drawn at its trimmed offset on an untrimmed canvas and
-# read back; each must equal the frame `bonebake render` writes for the
-# same options, and the pivot the engine reads must be the figure origin.
+# read back; each must equal the frame `bonebake render --canvas union`
+# writes for the same options (sheet's default canvas: one per armature),
+# and the pivot the engine reads must be the figure origin.
 # PixiJS gets sheets with rotated frames.  Phaser 3 does not read
 # "rotated" (no Phaser 3 release supports rotated atlas frames), so its
 # sheets are packed without --rotate, and one more job checks that on a
@@ -27,7 +28,7 @@ export CHROMIUM
 
 FILE="$SAMPLES/dragonbones/rig_ske.json"
 set -- --anim wave --anim idle --fps 12 --scale 0.5 --quiet
-run "$BONEBAKE" render "$FILE" -o "$T/src" "$@"
+run "$BONEBAKE" render "$FILE" -o "$T/src" "$@" --canvas union
 expect_rc 0
 frames=$(find "$T/src" -name '*.png' | wc -l)
 [ "$frames" -ge 30 ] || fail "expected at least 30 rendered frames, got $frames"
