@@ -2,6 +2,8 @@
 """Writes the Spine sample of samples/spine/ (or of OUTDIR):
 
   keeper.json  keeper.atlas  keeper.png      Spine 4.2 JSON, 4.x atlas
+  keeper.skel                                the same skeleton as a Spine 4.2
+                                             binary export (spineskel.py)
       A lamp keeper: a two-bone IK arm reaching for an animated target, a
       local relative transform constraint moving the eye with a "look"
       bone, a weighted mesh banner over three bones, a lamp that hangs
@@ -27,6 +29,7 @@ import sys
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pngrgba import png_bytes  # noqa: E402
+from spineskel import skel_bytes  # noqa: E402
 
 PAGE_W, PAGE_H, GAP = 256, 256, 2
 
@@ -411,9 +414,12 @@ def main():
         f.write(png_bytes(page))
     with open(os.path.join(out, "keeper.atlas"), "w") as f:
         f.write(atlas_text(regions))
+    doc = skeleton()
     with open(os.path.join(out, "keeper.json"), "w") as f:
-        json.dump(skeleton(), f, indent=1, sort_keys=False)
+        json.dump(doc, f, indent=1, sort_keys=False)
         f.write("\n")
+    with open(os.path.join(out, "keeper.skel"), "wb") as f:
+        f.write(skel_bytes(doc))
 
 
 if __name__ == "__main__":

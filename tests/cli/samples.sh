@@ -8,7 +8,7 @@ for f in samples/humanoid.json samples/slime.json samples/snake.json \
 	samples/dragonbones/rig_ske.json samples/dragonbones/mesh_ske.json \
 	samples/dragonbones/old_ske.json \
 	samples/cocos/lamp.ExportJson samples/cocos/bird.xml \
-	samples/ssajson/demo.json samples/spine/keeper.json \
+	samples/ssajson/demo.json samples/spine/keeper.json samples/spine/keeper.skel \
 	samples/forge/assets/bbsample/armatures/block/lidbox.json; do
 	[ -f "$f" ] || fail "missing sample $f"
 	rm -rf "$T/out"

@@ -22,6 +22,7 @@ FUZZ_TARGETS = tests/fuzz/fuzz-native tests/fuzz/fuzz-skeleton \
 	tests/fuzz/fuzz-cocos-json tests/fuzz/fuzz-cocos-xml \
 	tests/fuzz/fuzz-cocos-plist tests/fuzz/fuzz-ssajson \
 	tests/fuzz/fuzz-forge tests/fuzz/fuzz-spine tests/fuzz/fuzz-spine-atlas \
+	tests/fuzz/fuzz-spine-binary \
 	tests/fuzz/fuzz-png tests/fuzz/fuzz-png-encode
 check_PROGRAMS += $(FUZZ_TARGETS)
 
@@ -74,6 +75,14 @@ tests_fuzz_fuzz_spine_atlas_CFLAGS = $(FUZZ_CCFLAGS_) \
 	-DFUZZ_MAIN='"$(S)/spine/keeper.json"' -DFUZZ_REF='"keeper.atlas"'
 tests_fuzz_fuzz_spine_atlas_LDFLAGS = $(FUZZ_LINKFLAGS_)
 tests_fuzz_fuzz_spine_atlas_LDADD = $(FUZZ_LINKLIBS_)
+# Spine binary (.skel): the sample's binary beside its atlas and page (the
+# seeds in corpus/spine-binary/ are small 3.8, 4.0 and 4.1 files written
+# for it; the 4.2 one is the sample)
+tests_fuzz_fuzz_spine_binary_SOURCES = tests/fuzz/fuzz-load.c $(FUZZ_MAIN_)
+tests_fuzz_fuzz_spine_binary_CFLAGS = $(FUZZ_CCFLAGS_) \
+	-DFUZZ_MAIN='"$(S)/spine/keeper.skel"' -DFUZZ_REF='"keeper.skel"'
+tests_fuzz_fuzz_spine_binary_LDFLAGS = $(FUZZ_LINKFLAGS_)
+tests_fuzz_fuzz_spine_binary_LDADD = $(FUZZ_LINKLIBS_)
 # Forge: the armature or its block model (first byte)
 tests_fuzz_fuzz_forge_SOURCES = tests/fuzz/fuzz-forge.c $(FUZZ_MAIN_)
 tests_fuzz_fuzz_forge_CFLAGS = $(FUZZ_CCFLAGS_) -DTOP_SRCDIR='"$(abs_top_srcdir)"'
