@@ -741,7 +741,7 @@ bb_status bb__sb_read_animations(bb__sb *r, json_t *root)
 		return s;
 	for (i = 0; i < n; i++) {
 		const char *name;
-		json_t *anim = bb__jw_object(&r->w);
+		json_t *anim;
 
 		bb__jpath_set(&r->path, "animations");
 		bb__sb_what(r, "animation %u", (unsigned)i);
@@ -749,7 +749,7 @@ bb_status bb__sb_read_animations(bb__sb *r, json_t *root)
 			return s;
 		bb__jpath_key(&r->path, name);
 		bb__sb_what(r, "%s", "");
-		bb__jw_set(&r->w, anims, name, anim);
+		anim = bb__jw_set(&r->w, anims, name, bb__jw_object(&r->w));
 		if ((s = read_animation(r, anim)) != BB_OK)
 			return s;
 	}

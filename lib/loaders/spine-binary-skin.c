@@ -319,7 +319,6 @@ static bb_status read_linked(bb__sb *r, json_t *o, const struct att *a)
 static bb_status read_other(bb__sb *r, json_t *o, const struct att *a)
 {
 	uint32_t n, k;
-	int32_t c;
 	int b;
 	bb_status s;
 
@@ -359,7 +358,7 @@ static bb_status read_other(bb__sb *r, json_t *o, const struct att *a)
 		return bb__sb_fail(r, "unknown attachment type %u", a->type);
 	}
 	if (s == BB_OK && r->nonessential)
-		s = bb__sb_i32(r, "color", &c);   /* the editor's colour: not kept */
+		s = read_color(r, o, "color", 1);   /* the editor's colour */
 	return s;
 }
 
@@ -478,8 +477,11 @@ static bb_status read_skin(bb__sb *r, json_t *skins, int is_default, const char 
 				return s;
 			bb__sb_what(r, "skin \"%s\", slot \"%s\", attachment \"%s\"", *name,
 			            r->slots.v[slot], placeholder);
-			o = bb__jw_object(&r->w);
-			bb__jw_set(&r->w, so, placeholder, o);
+			/* a second one would free the first, which a 4.2 linked
+			 * mesh may still point to */
+			if (bb__jget(so, placeholder))
+				return bb__sb_fail(r, "a second attachment of that name");
+			o = bb__jw_set(&r->w, so, placeholder, bb__jw_object(&r->w));
 			if ((s = read_attachment(r, o, placeholder)) != BB_OK)
 				return s;
 		}

@@ -193,8 +193,11 @@ static bb_status read_bones(bb__sb *r, json_t *root)
 		if ((s = bb__sb_bool(r, "skin required", &skin)) != BB_OK)
 			return s;
 		bb__sb_bool_member(r, b, "skin", skin);
-		if (r->nonessential && (s = bb__sb_i32(r, "color", &c)) != BB_OK)
-			return s;
+		if (r->nonessential) {
+			if ((s = bb__sb_i32(r, "color", &c)) != BB_OK)
+				return s;
+			bb__sb_color(r, b, "color", (uint32_t)c, 0);   /* the editor's */
+		}
 		if (r->nonessential && r->major == 4 && r->minor >= 2 &&
 		    ((s = bb__sb_string(r, "icon", &icon)) != BB_OK ||
 		     (s = bb__sb_bool(r, "visible", &vis)) != BB_OK))
@@ -532,13 +535,13 @@ static bb_status read_events(bb__sb *r, json_t *root)
 	if (!(r->event_audio = calloc(n ? n : 1, 1)))
 		return bb_error_set(r->err, BB_ERR_NOMEM, r->file, NULL, "out of memory");
 	for (i = 0; i < n; i++) {
-		json_t *e = bb__jw_object(&r->w);
+		json_t *e;
 
 		bb__sb_what(r, "event %u", (unsigned)i);
 		if ((s = bb__sb_name(r, "name", !(r->major == 4 && r->minor >= 2),
 		                     &r->events.v[i])) != BB_OK)
 			return s;
-		bb__jw_set(&r->w, events, r->events.v[i], e);
+		e = bb__jw_set(&r->w, events, r->events.v[i], bb__jw_object(&r->w));
 		if ((s = bb__sb_svarint(r, "int", &iv)) != BB_OK ||
 		    (s = bb__sb_f32(r, "float", &v)) != BB_OK)
 			return s;
