@@ -454,7 +454,7 @@ def write_body(o, doc):
             o.f32(b.get(k, d))
         o.byte(INHERIT.index(b.get("inherit", "normal")))
         o.bool(b.get("skin", False))
-        o.i32(rgba(b.get("color"), "989898ff"))
+        o.i32(rgba(b.get("color"), "9b9b9bff"))
         o.string(b.get("icon"))
         o.bool(b.get("visible", True))
     slots = doc.get("slots", [])

@@ -72,6 +72,20 @@ EXTRA_DIST += tests/oracle/spine.sh tests/oracle/spine-versions.sh \
 	tests/oracle/spine-skel.sh tests/oracle/compare-spine.py
 TESTS += tests/cli/bad-spine.sh
 EXTRA_DIST += tests/cli/bad-spine.sh
+# Spine binaries: bad input; the decoded document against the JSON export
+# beside it
+TESTS += tests/cli/bad-spine-binary.sh tests/oracle/spine-binary.sh
+EXTRA_DIST += tests/cli/bad-spine-binary.sh tests/oracle/spine-binary.sh \
+	tests/oracle/compare-spine-binary.py
+check_PROGRAMS += tests/unit/check-spine-binary
+tests_unit_check_spine_binary_SOURCES = tests/unit/check-spine-binary.c
+tests_unit_check_spine_binary_CFLAGS = $(CHECK_TEST_CFLAGS) $(JANSSON_CFLAGS)
+tests_unit_check_spine_binary_LDADD = $(CHECK_TEST_LIBS) $(JANSSON_LIBS)
+TESTS += tests/unit/check-spine-binary
+check_PROGRAMS += tests/tools/skel2json
+tests_tools_skel2json_SOURCES = tests/tools/skel2json.c
+tests_tools_skel2json_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+tests_tools_skel2json_LDADD = lib/libbonebake-core.la $(JANSSON_LIBS) -lm
 check_PROGRAMS += tests/unit/check-spine
 tests_unit_check_spine_SOURCES = tests/unit/check-spine.c
 tests_unit_check_spine_CFLAGS = $(CHECK_TEST_CFLAGS)

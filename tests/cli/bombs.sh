@@ -55,11 +55,15 @@ expect_err "$msg"
 # a Spine atlas page (pma: un-premultiplied after decoding, never before)
 printf '{"skeleton":{"spine":"4.2.0"},"bones":[{"name":"root"}],"slots":[],"animations":{}}\n' >"$T/sp.json"
 printf 'bomb.png\nsize: 20000, 20000\npma: true\np\n  bounds: 0, 0, 16, 16\n' >"$T/sp.atlas"
-for c in info render; do
-	limited "$BONEBAKE" $c "$T/sp.json" -o "$T/out"
-	expect_rc 3
-	expect_err '^bonebake: sp\.atlas:1: page "bomb\.png": 20000x20000 px image exceeds the limit of 67108864 pixels'
-	expect_absent "$T/out"
+# the same atlas beside a binary export (.skel)
+cp "$SAMPLES/spine/keeper.skel" "$T/sp.skel"
+for f in sp.json sp.skel; do
+	for c in info render; do
+		limited "$BONEBAKE" $c "$T/$f" -o "$T/out"
+		expect_rc 3
+		expect_err '^bonebake: sp\.atlas:1: page "bomb\.png": 20000x20000 px image exceeds the limit of 67108864 pixels'
+		expect_absent "$T/out"
+	done
 done
 # the limit is a flag away: a 9 Mpx image over an 8M limit, then under 16M
 mkdir "$T/big" && cp "$T/big.png" "$T/big/f_0000.png"

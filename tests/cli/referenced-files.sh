@@ -43,6 +43,7 @@ files "$S/cocos/lamp.ExportJson" lamp.ExportJson lamp0.plist lamp0.png
 files "$S/cocos/bird.xml" bird.xml bird.png
 files "$S/ssajson/demo.json" demo.json demo.png
 files "$S/spine/keeper.json" keeper.json keeper.atlas keeper.png
+files "$S/spine/keeper.skel" keeper.skel keeper.atlas keeper.png
 files "$S/forge/assets/bbsample/armatures/block/lidbox.json" lidbox.json lidbox.json \
 	lidbox_base.json lidbox_top.png lidbox_side.png lidbox_latch.png gem.png
 
@@ -157,6 +158,14 @@ spatlas "$IN/p3.atlas" "$ABS"
 refused "$IN/p3.json" "p3\\.atlas:1: page \"$ABS\": refused"
 spatlas "$IN/p4.atlas" link.png
 refused "$IN/p4.json" 'p4\.atlas:1: page "link\.png": refused'
+# a binary export (.skel) reads its atlas and pages by the same rules
+cp "$SAMPLES/spine/keeper.skel" "$IN/p5.skel"
+spatlas "$OUT/p5.atlas" "$ABS"
+ln -s ../outside/p5.atlas "$IN/p5.atlas"
+refused "$IN/p5.skel" '^bonebake: p5\.skel: atlas "p5\.atlas": refused'
+cp "$SAMPLES/spine/keeper.skel" "$IN/p6.skel"
+spatlas "$IN/p6.atlas" ../outside/secret.png
+refused "$IN/p6.skel" '^bonebake: p6\.atlas:1: page "\.\./outside/secret\.png": refused'
 
 # ---- Forge: parent models and textures, the namespace form too ------------
 # in/assets/m/{armatures,models,textures}; outside: $T/x/{models,textures}
