@@ -361,9 +361,7 @@ int cli_parse_int(const char *s, int min, int max, int *out)
 
 int cli_jobs(int requested)
 {
-	long cpus = requested > 0 ? requested : sysconf(_SC_NPROCESSORS_ONLN);
-
-	return cpus < 1 ? 1 : cpus > 256 ? 256 : (int)cpus;
+	return bb_threads(requested, 0);
 }
 
 int cli_parse_png_level(const char *s, bb_png_options *o)

@@ -429,9 +429,7 @@ static int failures(const struct batch_run *r)
 
 static int threads_total(int jobs)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return jobs > 0 ? jobs : n > 0 ? (int)n : 1;
+	return jobs > 0 ? jobs : bb_cpu_count();
 }
 
 int cmd_batch(int argc, char **argv)

@@ -391,9 +391,9 @@ static int update(struct diff_run *run, const struct diff_config *cfg)
 
 static int default_jobs(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	int n = bb_cpu_count();
 
-	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+	return n > 64 ? 64 : n;
 }
 
 static int to_stdout(const char *report)

@@ -499,8 +499,6 @@ static int check_names(const job *j)
  * one reported, whatever the threads did. */
 typedef struct decode_run {
 	job *j;
-	pthread_mutex_t lock;
-	size_t next;
 	bb_status *st;
 	bb_error *err;
 } decode_run;
@@ -527,31 +525,22 @@ static void keep_trimmed(bb_image **img, bb_pack_input *in, int alpha_max)
 	*img = c;
 }
 
-static void *decode_worker(void *arg)
+static void decode_one(void *arg, size_t i, int worker)
 {
 	decode_run *r = arg;
 
-	for (;;) {
-		size_t i;
-
-		pthread_mutex_lock(&r->lock);
-		i = r->next < r->j->n ? r->next++ : r->j->n;
-		pthread_mutex_unlock(&r->lock);
-		if (i == r->j->n)
-			return NULL;
-		r->st[i] = bb_png_read_limited(r->j->ents[i].path, r->j->max_pixels,
-		                               &r->j->imgs[i], &r->err[i]);
-		if (r->st[i] == BB_OK && r->j->trim)
-			keep_trimmed(&r->j->imgs[i], &r->j->in[i], r->j->trim_alpha);
-		r->j->in[i].image = r->j->imgs[i];
-	}
+	(void)worker;
+	r->st[i] = bb_png_read_limited(r->j->ents[i].path, r->j->max_pixels,
+	                               &r->j->imgs[i], &r->err[i]);
+	if (r->st[i] == BB_OK && r->j->trim)
+		keep_trimmed(&r->j->imgs[i], &r->j->in[i], r->j->trim_alpha);
+	r->j->in[i].image = r->j->imgs[i];
 }
 
 static int decode_all(job *j)
 {
-	pthread_t th[256];
 	decode_run r;
-	int k, started = 0, threads = j->threads, rc = 0;
+	int rc = 0;
 	size_t i;
 
 	memset(&r, 0, sizeof r);
@@ -563,18 +552,7 @@ static int decode_all(job *j)
 		free(r.err);
 		return oom();
 	}
-	pthread_mutex_init(&r.lock, NULL);
-	if ((size_t)threads > j->n)
-		threads = (int)j->n;
-	for (k = 1; k < threads && k < 256; k++) {
-		if (pthread_create(&th[started], NULL, decode_worker, &r) != 0)
-			break;
-		started++;
-	}
-	decode_worker(&r);
-	for (k = 0; k < started; k++)
-		pthread_join(th[k], NULL);
-	pthread_mutex_destroy(&r.lock);
+	bb_parallel_for(j->n, j->threads, decode_one, &r);
 	for (i = 0; i < j->n && rc == 0; i++)
 		if (r.st[i] != BB_OK)
 			rc = cli_fail(&r.err[i]);

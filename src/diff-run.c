@@ -287,7 +287,6 @@ struct pool {
 	struct diff_run *run;
 	const struct diff_config *cfg;
 	pthread_mutex_t lock;
-	size_t next;
 	cli_progress progress;
 };
 
@@ -496,35 +495,24 @@ static int run_pair(const struct diff_run *run, const struct diff_config *cfg,
 	return rc;
 }
 
-static void *worker(void *arg)
+static void compare_one(void *arg, size_t i, int worker)
 {
 	struct pool *pool = arg;
+	int rc = run_pair(pool->run, pool->cfg, &pool->run->pairs[i]);
 
-	for (;;) {
-		size_t i;
-		int rc;
-
-		pthread_mutex_lock(&pool->lock);
-		i = pool->next++;
-		pthread_mutex_unlock(&pool->lock);
-		if (i >= pool->run->n)
-			break;
-		rc = run_pair(pool->run, pool->cfg, &pool->run->pairs[i]);
-		pthread_mutex_lock(&pool->lock);
-		if (rc != 0)
-			pool->run->report_failed = 1;
-		cli_progress_step(&pool->progress, 1);
-		pthread_mutex_unlock(&pool->lock);
-	}
-	return NULL;
+	(void)worker;
+	pthread_mutex_lock(&pool->lock);
+	if (rc != 0)
+		pool->run->report_failed = 1;
+	cli_progress_step(&pool->progress, 1);
+	pthread_mutex_unlock(&pool->lock);
 }
 
 void diff_execute(struct diff_run *run, const struct diff_config *cfg)
 {
 	struct diff_config local = *cfg;
 	struct pool pool;
-	pthread_t *threads;
-	size_t i, jobs = cfg->jobs > 0 ? (size_t)cfg->jobs : 1, started = 0;
+	size_t i, jobs = cfg->jobs > 0 ? (size_t)cfg->jobs : 1;
 
 	/* one thread per pair while there are enough pairs; spare threads go
 	 * into each comparison (decoding both files at once, bands of rows) */
@@ -533,19 +521,10 @@ void diff_execute(struct diff_run *run, const struct diff_config *cfg)
 		jobs = run->n ? run->n : 1;
 	pool.run = run;
 	pool.cfg = &local;
-	pool.next = 0;
 	pthread_mutex_init(&pool.lock, NULL);
 	cli_progress_start(&pool.progress, "comparing", (long)run->n,
 	                   cfg->quiet || !run->folders);
-	threads = jobs > 1 ? calloc(jobs, sizeof *threads) : NULL;
-	if (threads)
-		for (i = 0; i + 1 < jobs; i++)
-			if (pthread_create(&threads[started], NULL, worker, &pool) == 0)
-				started++;
-	worker(&pool);  /* this thread works too, and finishes any leftovers */
-	for (i = 0; i < started; i++)
-		pthread_join(threads[i], NULL);
-	free(threads);
+	bb_parallel_for(run->n, (int)jobs, compare_one, &pool);
 	cli_progress_end(&pool.progress);
 	pthread_mutex_destroy(&pool.lock);
 	memset(run->count, 0, sizeof run->count);

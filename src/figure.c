@@ -615,8 +615,10 @@ struct blanks {
 };
 
 struct run {
-	fig_sink sink;
+	fig_sink sink;              /* any order (may be NULL) */
 	void *user;
+	fig_sink ordered;           /* frame order (may be NULL) */
+	void *ordered_user;
 	pthread_mutex_t lock;
 	cli_progress *progress;
 	struct blanks *blanks;
@@ -689,13 +691,16 @@ static void blanks_warn(const fig_job *j, const struct blanks *b)
 		         j->plan.frames, list);
 }
 
-static bb_status run_sink(void *user, long frame, const bb_image *img,
-                          bb_error *err)
+/* Any order, on the worker that rendered the frame: the caller's sink,
+ * then progress and the blank-frame count. */
+static bb_status run_sink(void *user, void *state, long frame,
+                          const bb_image *img, bb_error *err)
 {
 	struct run *r = user;
-	int rc = r->sink(frame, img, r->user);
+	int rc = r->sink ? r->sink(frame, img, r->user) : 0;
 	int blank = rc == 0 && r->blanks && image_blank(img);
 
+	(void)state;
 	pthread_mutex_lock(&r->lock);
 	if (blank)
 		blanks_add(r->blanks, frame);
@@ -708,10 +713,21 @@ static bb_status run_sink(void *user, long frame, const bb_image *img,
 	return rc ? bb_error_set(err, BB_ERR_IO, NULL, NULL, "stopped") : BB_OK;
 }
 
-static int figure_render_range(const fig_job *j, const fig_opts *o,
-                               cli_progress *progress, long first, long count,
-                               struct blanks *blanks, fig_sink sink,
-                               void *user);
+/* Frame order, one call at a time (the library's ordered delivery). */
+static bb_status run_ordered(void *user, long frame, const bb_image *img,
+                             bb_error *err)
+{
+	struct run *r = user;
+	int rc = r->ordered(frame, img, r->ordered_user);
+
+	if (rc) {
+		pthread_mutex_lock(&r->lock);
+		if (!r->rc)
+			r->rc = rc;
+		pthread_mutex_unlock(&r->lock);
+	}
+	return rc ? bb_error_set(err, BB_ERR_IO, NULL, NULL, "stopped") : BB_OK;
+}
 
 void figure_progress_start(cli_progress *p, const char *cmd, const fig_opts *o,
                            const fig_job *jobs, int njobs)
@@ -725,140 +741,56 @@ void figure_progress_start(cli_progress *p, const char *cmd, const fig_opts *o,
 	cli_progress_unit(p, "frames");
 }
 
-int figure_render(const fig_job *j, const fig_opts *o, cli_progress *progress,
-                  fig_sink sink, void *user)
+/* Every frame of the job: `sink` in any order, `ordered` (may be NULL) in
+ * frame order; then the blank-frame warning. */
+static int render_job_frames(const fig_job *j, const fig_opts *o,
+                             cli_progress *progress, fig_sink sink, void *user,
+                             fig_sink ordered, void *ordered_user)
 {
-	struct blanks b;
-	int rc;
-
-	blanks_init(&b);
-	rc = figure_render_range(j, o, progress, 0, -1, &b, sink, user);
-	if (rc == 0)
-		blanks_warn(j, &b);
-	return rc;
-}
-
-/* figure_render over frames [first, first + count) (count < 0: to the end). */
-static int figure_render_range(const fig_job *j, const fig_opts *o,
-                               cli_progress *progress, long first, long count,
-                               struct blanks *blanks, fig_sink sink,
-                               void *user)
-{
+	struct blanks blanks;
 	struct run r;
+	bb_frames_options fo;
 	bb_error err;
 	bb_status s;
 
 	memset(&r, 0, sizeof r);
 	r.sink = sink;
 	r.user = user;
+	r.ordered = ordered;
+	r.ordered_user = ordered_user;
 	r.progress = progress;
-	r.blanks = blanks;
+	r.blanks = &blanks;
+	blanks_init(&blanks);
+	memset(&fo, 0, sizeof fo);
+	fo.jobs = o->jobs;
+	fo.sink = run_sink;
+	fo.user = &r;
+	if (ordered) {
+		fo.ordered = run_ordered;
+		fo.ordered_user = &r;
+	}
 	pthread_mutex_init(&r.lock, NULL);
-	s = bb_render_frames(j->model, &j->scene, &j->plan, first, count, o->jobs,
-	                     run_sink, &r, &err);
+	s = bb_render_frames_opts(j->model, &j->scene, &j->plan, &fo, &err);
 	pthread_mutex_destroy(&r.lock);
 	if (r.rc)
 		return r.rc;
-	return s != BB_OK ? cli_fail(&err) : 0;
+	if (s != BB_OK)
+		return cli_fail(&err);
+	blanks_warn(j, &blanks);
+	return 0;
 }
 
-/* ---- frames in order, for encoders ------------------------------------ */
-
-struct ordered {
-	fig_sink sink;              /* any order (may be NULL) */
-	void *user;
-	fig_sink ordered;           /* frame order */
-	void *ordered_user;
-	pthread_mutex_t lock;
-	long base, next;            /* the chunk's first frame, the next to hand on */
-	bb_image **held;            /* frames of the chunk that came early */
-};
-
-/* Hands frame i on in order: the worker holding the next frame delivers it
- * and every held frame after it; a frame that comes early is copied into
- * `held`.  Nobody waits, so a failing worker cannot leave others stuck. */
-static int ordered_sink(long i, const bb_image *img, void *user)
+int figure_render(const fig_job *j, const fig_opts *o, cli_progress *progress,
+                  fig_sink sink, void *user)
 {
-	struct ordered *o = user;
-	const bb_image *cur = img;
-	bb_image *own = NULL;
-	int rc = o->sink ? o->sink(i, img, o->user) : 0;
-
-	if (rc)
-		return rc;
-	pthread_mutex_lock(&o->lock);
-	if (i != o->next) {
-		o->held[i - o->base] = bb_image_dup(img);
-		rc = o->held[i - o->base] ? 0 : EXIT_INTERNAL;
-		pthread_mutex_unlock(&o->lock);
-		if (rc)
-			fprintf(stderr, "bonebake: out of memory\n");
-		return rc;
-	}
-	for (;;) {
-		pthread_mutex_unlock(&o->lock);
-		rc = o->ordered(i, cur, o->ordered_user);
-		bb_image_free(own);
-		pthread_mutex_lock(&o->lock);
-		o->next = ++i;
-		own = rc ? NULL : o->held[i - o->base];
-		if (!own)
-			break;
-		o->held[i - o->base] = NULL;
-		cur = own;
-	}
-	pthread_mutex_unlock(&o->lock);
-	return rc;
+	return render_job_frames(j, o, progress, sink, user, NULL, NULL);
 }
 
 int figure_render_ordered(const fig_job *j, const fig_opts *o,
                           cli_progress *progress, fig_sink sink, void *user,
                           fig_sink ordered, void *ordered_user)
 {
-	struct ordered ord;
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN), chunk, k;
-	int jobs = o->jobs > 0 ? o->jobs : (int)(cpus > 0 ? cpus : 1), rc = 0;
-	fig_job part = *j;
-	struct blanks blanks;
-
-	memset(&ord, 0, sizeof ord);
-	ord.sink = sink;
-	ord.user = user;
-	ord.ordered = ordered;
-	ord.ordered_user = ordered_user;
-	chunk = 8L * (jobs < 256 ? jobs : 256);
-	if (chunk < 16)
-		chunk = 16;
-	ord.held = calloc((size_t)chunk + 1, sizeof *ord.held);
-	if (!ord.held) {
-		fprintf(stderr, "bonebake: out of memory\n");
-		return EXIT_INTERNAL;
-	}
-	pthread_mutex_init(&ord.lock, NULL);
-	blanks_init(&blanks);
-	/* chunks of frames: at most `chunk` copies wait, whatever the order
-	 * the workers finish in */
-	for (k = 0; k < j->plan.frames && rc == 0; k += chunk) {
-		long n = j->plan.frames - k < chunk ? j->plan.frames - k : chunk, i;
-
-		ord.base = ord.next = k;
-		rc = figure_render_range(&part, o, progress, k, n, &blanks,
-		                         ordered_sink, &ord);
-		for (i = 0; i <= chunk; i++) {
-			bb_image_free(ord.held[i]);
-			ord.held[i] = NULL;
-		}
-		if (rc == 0 && ord.next != k + n) {
-			fprintf(stderr, "bonebake: internal error: frame %ld not handed on\n",
-			        ord.next);
-			rc = EXIT_INTERNAL;
-		}
-	}
-	pthread_mutex_destroy(&ord.lock);
-	free(ord.held);
-	if (rc == 0)
-		blanks_warn(j, &blanks);
-	return rc;
+	return render_job_frames(j, o, progress, sink, user, ordered, ordered_user);
 }
 
 void fig_safe_name(const char *name, char *buf, size_t size)

@@ -5,6 +5,8 @@ lib_libbonebake_core_la_SOURCES += \
 	lib/core/util.h \
 	lib/core/names.c \
 	lib/core/foreign.c \
+	lib/core/parallel.c \
+	lib/core/parallel.h \
 	lib/core/foreign.h \
 	lib/core/names.h \
 	lib/core/sha256.c \
@@ -13,4 +15,5 @@ bonebakeinclude_HEADERS += \
 	lib/include/bonebake/bonebake.h \
 	lib/include/bonebake/status.h \
 	lib/include/bonebake/geom.h \
-	lib/include/bonebake/files.h
+	lib/include/bonebake/files.h \
+	lib/include/bonebake/parallel.h

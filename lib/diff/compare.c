@@ -667,8 +667,6 @@ struct band {
 	struct tally t;
 	long long ignored;
 	int nomem;
-	pthread_t thread;
-	int started;
 };
 
 static void tally_init(struct tally *t, const struct cmp *c)
@@ -679,17 +677,18 @@ static void tally_init(struct tally *t, const struct cmp *c)
 	t->x1 = t->y1 = -1;
 }
 
-static void *run_band(void *arg)
+static void run_band(void *arg, size_t i, int worker)
 {
-	struct band *b = arg;
+	struct band *b = (struct band *)arg + i;
 	const struct cmp *c = b->c;
 	const bb_diff_options *o = b->o;
 	uint8_t *mask = NULL;
 	int y;
 
+	(void)worker;
 	if (o->n_ignore > 0 && !(mask = malloc((size_t)c->w))) {
 		b->nomem = 1;
-		return NULL;
+		return;
 	}
 	for (y = b->y0; y < b->y1; y++) {
 		const uint8_t *ign = NULL;
@@ -712,7 +711,6 @@ static void *run_band(void *arg)
 		            &b->t);
 	}
 	free(mask);
-	return NULL;
 }
 
 static void tally_merge(struct tally *t, const struct tally *u)
@@ -731,8 +729,7 @@ static void tally_merge(struct tally *t, const struct tally *u)
 /* Bands of at least this many pixels, so threads pay for themselves. */
 #define BAND_MIN_PIXELS (256 * 1024)
 
-/* Runs the comparison on up to o->threads bands; the calling thread takes
- * the first band (and any band a thread could not be started for). */
+/* Runs the comparison on up to o->threads bands of rows, in parallel. */
 static int run_bands(const struct cmp *c, const bb_diff_options *o,
                      bb_image *out, struct tally *t, long long *ignored)
 {
@@ -761,19 +758,13 @@ static int run_bands(const struct cmp *c, const bb_diff_options *o,
 		b->y0 = (int)((long long)c->h * i / n);
 		b->y1 = (int)((long long)c->h * (i + 1) / n);
 		tally_init(&b->t, c);
-		if (i > 0)
-			b->started = pthread_create(&b->thread, NULL, run_band, b) == 0;
 	}
-	run_band(&bands[0]);
+	bb_parallel_for((size_t)n, n, run_band, bands);
 	tally_init(t, c);
 	*ignored = 0;
 	for (i = 0; i < n; i++) {
 		struct band *b = &bands[i];
 
-		if (b->started)
-			pthread_join(b->thread, NULL);
-		else if (i > 0)
-			run_band(b);
 		tally_merge(t, &b->t);
 		*ignored += b->ignored;
 		nomem |= b->nomem;

@@ -95,12 +95,12 @@ struct decode_job {
 	bb_status status;
 };
 
-static void *decode_thread(void *arg)
+static void decode_one(void *arg, size_t i, int worker)
 {
-	struct decode_job *j = arg;
+	struct decode_job *j = (struct decode_job *)arg + i;
 
+	(void)worker;
 	j->status = blob_decode(j->blob, j->path, j->max_pixels, &j->img, &j->err);
-	return NULL;
 }
 
 /* Decodes both files, at once when allowed two threads (decoding is most
@@ -111,22 +111,18 @@ static bb_status decode_both(const struct blob *fa, const char *path_a,
                              int threads, size_t max_pixels, bb_image **ia,
                              bb_image **ib, bb_error *err)
 {
-	struct decode_job job = { fb, path_b, max_pixels, NULL, { 0 }, BB_OK };
-	pthread_t th;
-	int started = threads > 1 &&
-	              pthread_create(&th, NULL, decode_thread, &job) == 0;
-	bb_status s = blob_decode(fa, path_a, max_pixels, ia, err);
+	struct decode_job job[2] = {
+		{ fa, path_a, max_pixels, NULL, { 0 }, BB_OK },
+		{ fb, path_b, max_pixels, NULL, { 0 }, BB_OK },
+	};
+	bb_status s;
 
-	if (started)
-		pthread_join(th, NULL);
-	else if (s == BB_OK)
-		decode_thread(&job);
-	*ib = job.img;
-	if (s == BB_OK && job.status != BB_OK) {
-		s = job.status;
-		if (err)
-			*err = job.err;
-	}
+	bb_parallel_for(2, threads > 1 ? 2 : 1, decode_one, job);
+	*ia = job[0].img;
+	*ib = job[1].img;
+	s = job[0].status != BB_OK ? job[0].status : job[1].status;
+	if (s != BB_OK && err)
+		*err = job[0].status != BB_OK ? job[0].err : job[1].err;
 	return s;
 }
 

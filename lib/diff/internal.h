@@ -3,6 +3,7 @@
 #define BB_DIFF_INTERNAL_H
 
 #include "bonebake/diff.h"
+#include "bonebake/parallel.h"
 
 /* Number of pixels of a w x h image inside opts' ignore regions (their
  * union, clipped to the image). */

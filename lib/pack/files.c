@@ -348,7 +348,7 @@ typedef struct pages_job {
 	const bb_sheet *s;
 	bb_png_options png;
 	page_png *pages;
-	bb_png_encoder *enc[BB__PACK_MAX_THREADS];
+	bb_png_encoder *enc[BB_MAX_THREADS];
 } pages_job;
 
 static void encode_page(void *arg, size_t p, int worker)
@@ -440,7 +440,8 @@ bb_status bb_sheet_encode(const bb_sheet *s, const bb_sheet_write_options *o,
 		free(pj.pages);
 		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
 	}
-	workers = bb__pack_parallel(s->n_pages, o ? o->threads : 0, encode_page, &pj);
+	workers = bb_parallel_for(s->n_pages, o && o->threads > 1 ? o->threads : 1,
+	                          encode_page, &pj);
 	for (k = 0; k < workers; k++)
 		bb_png_encoder_free(pj.enc[k]);
 	for (p = 0; p < s->n_pages; p++) {

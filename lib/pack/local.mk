@@ -5,7 +5,6 @@ lib_libbonebake_core_la_SOURCES += \
 	lib/pack/maxrects.c \
 	lib/pack/layout.c \
 	lib/pack/compose.c \
-	lib/pack/parallel.c \
 	lib/pack/sheet.c \
 	lib/pack/files.c \
 	lib/pack/write-json.c \

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "bonebake/pack.h"
+#include "bonebake/parallel.h"
 
 /* A growing text buffer.  Calls after an allocation failure do nothing and
  * leave `failed` set; check it once at the end. */
@@ -59,17 +60,6 @@ bb_status bb__write_cocos2d(const bb_sheet *s, const char *base,
                             bb_sheet_files *out, bb_error *err);
 bb_status bb__write_godot(const bb_sheet *s, const char *base,
                           bb_sheet_files *out, bb_error *err);
-
-/* Calls fn(ctx, i, worker) for every i in [0, n) on up to `threads`
- * threads (the calling thread is one of them; 0 or 1: in order on the
- * calling thread only).  `worker` (0 .. threads - 1) names the thread, for
- * per-thread state; calls with one worker never overlap.  Calls for
- * different i may run at the same time; each must only write what belongs
- * to its i (or its worker).  Falls back to fewer threads when they cannot
- * be started.  Returns the number of workers that may have been used. */
-enum { BB__PACK_MAX_THREADS = 256 };
-int bb__pack_parallel(size_t n, int threads,
-                      void (*fn)(void *ctx, size_t i, int worker), void *ctx);
 
 /* Pixel work (lib/pack/compose.c). */
 

@@ -296,7 +296,7 @@ static bb_status make_sprites(ctx *c, bb_error *err)
 		free(tj.cand);
 		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
 	}
-	bb__pack_parallel(n, c->o.threads, trim_one, &tj);
+	bb_parallel_for(n, c->o.threads > 1 ? c->o.threads : 1, trim_one, &tj);
 	for (i = 0; i < n; i++) {
 		bb_sheet_frame *f = &s->frames[i];
 		const bb_pack_input *in = &c->in[f->input];
@@ -484,7 +484,8 @@ static bb_status compose(ctx *c, bb_error *err)
 			st = bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
 			goto done;
 		}
-		bb__pack_parallel(s->n_pages, c->o.threads, draw_page, &pj);
+		bb_parallel_for(s->n_pages, c->o.threads > 1 ? c->o.threads : 1, draw_page,
+		                &pj);
 		for (i = 0; i < s->n_pages; i++)
 			if (pj.nomem[i])
 				st = bb_error_set(err, BB_ERR_NOMEM, NULL, NULL,

@@ -215,6 +215,69 @@ static const char *nth(const void *base, int i)
 	return ((const char *const *)base)[i];
 }
 
+/* bb_parallel_for: every index once, workers numbered below the count
+ * returned, one worker in index order; bb_threads' bounds. */
+struct pf {
+	int hits[1000];
+	int worker_max;
+	size_t order[1000], n;
+	pthread_mutex_t lock;
+};
+
+static void pf_one(void *ctx, size_t i, int worker)
+{
+	struct pf *p = ctx;
+
+	pthread_mutex_lock(&p->lock);
+	p->hits[i]++;
+	if (worker > p->worker_max)
+		p->worker_max = worker;
+	p->order[p->n++] = i;
+	pthread_mutex_unlock(&p->lock);
+	if (i % 97 == 0)
+		usleep(500);
+}
+
+START_TEST(parallel_loop)
+{
+	static const int threads[] = { 0, 1, 2, 7, 300 };
+	struct pf p;
+	size_t t, i;
+
+	for (t = 0; t < sizeof threads / sizeof *threads; t++) {
+		int used;
+
+		memset(&p, 0, sizeof p);
+		pthread_mutex_init(&p.lock, NULL);
+		used = bb_parallel_for(1000, threads[t], pf_one, &p);
+		ck_assert_int_ge(used, 1);
+		ck_assert_int_le(used, threads[t] > 0 ? (threads[t] < BB_MAX_THREADS
+		                 ? threads[t] : BB_MAX_THREADS) : bb_cpu_count());
+		ck_assert_int_lt(p.worker_max, used);
+		for (i = 0; i < 1000; i++)
+			ck_assert_int_eq(p.hits[i], 1);
+		if (used == 1)
+			for (i = 0; i < 1000; i++)
+				ck_assert_uint_eq(p.order[i], i);
+		pthread_mutex_destroy(&p.lock);
+	}
+	/* nothing to do, and fewer items than threads */
+	memset(&p, 0, sizeof p);
+	pthread_mutex_init(&p.lock, NULL);
+	ck_assert_int_eq(bb_parallel_for(0, 4, pf_one, &p), 1);
+	ck_assert_uint_eq(p.n, 0);
+	ck_assert_int_le(bb_parallel_for(3, 8, pf_one, &p), 3);
+	ck_assert_uint_eq(p.n, 3);
+	pthread_mutex_destroy(&p.lock);
+	ck_assert_int_ge(bb_cpu_count(), 1);
+	ck_assert_int_eq(bb_threads(5, 0), 5);
+	ck_assert_int_eq(bb_threads(5, 2), 2);
+	ck_assert_int_eq(bb_threads(1000, 0), BB_MAX_THREADS);
+	ck_assert_int_eq(bb_threads(0, 0), bb_cpu_count());
+	ck_assert_int_eq(bb_threads(-3, 1), 1);
+}
+END_TEST
+
 START_TEST(name_index)
 {
 	const char *list[6] = { "walk", "idle", "run", "idle", "aim", "zz" };
@@ -289,6 +352,7 @@ int main(void)
 	tcase_add_test(tc, image_limits);
 	tcase_add_test(tc, parse_colors);
 	tcase_add_test(tc, name_index);
+	tcase_add_test(tc, parallel_loop);
 	tcase_add_test(tc, loader_names_from_threads);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bonebake/bonebake.h"
 
@@ -262,6 +263,143 @@ START_TEST(frames_any_thread_count)
 }
 END_TEST
 
+/* Ordered delivery and per-worker state (bb_render_frames_opts). */
+struct ordered_seen {
+	pthread_mutex_t lock;
+	long rendered;            /* frames the any-order sink saw */
+	long delivered;           /* frames the ordered sink saw, in order */
+	long window, worst_ahead; /* rendered - delivered at an ordered call */
+	int inits, frees, bad_state;
+	uint32_t sum[256];
+	long fail_at;             /* the ordered sink fails here (-1: never) */
+};
+
+static bb_status any_order(void *user, void *state, long frame,
+                           const bb_image *img, bb_error *err)
+{
+	struct ordered_seen *s = user;
+
+	(void)err;
+	pthread_mutex_lock(&s->lock);
+	s->rendered++;
+	/* each worker's state is its own */
+	if (!state || *(long *)state < 0)
+		s->bad_state = 1;
+	s->sum[frame] = checksum(img);
+	pthread_mutex_unlock(&s->lock);
+	return BB_OK;
+}
+
+static bb_status in_order(void *user, long frame, const bb_image *img,
+                          bb_error *err)
+{
+	struct ordered_seen *s = user;
+	long ahead;
+
+	if (frame == s->fail_at)
+		return bb_error_set(err, BB_ERR_IO, "movie.webm", NULL, "disk full");
+	pthread_mutex_lock(&s->lock);
+	ck_assert_int_eq(frame, s->delivered);
+	ck_assert_uint_eq(checksum(img), s->sum[frame]);
+	ahead = s->rendered - s->delivered;
+	if (ahead > s->worst_ahead)
+		s->worst_ahead = ahead;
+	s->delivered++;
+	pthread_mutex_unlock(&s->lock);
+	if (frame % 7 == 0)
+		usleep(2000);   /* a slow consumer: the workers run ahead */
+	return BB_OK;
+}
+
+static bb_status w_init(void *user, int worker, void **state, bb_error *err)
+{
+	struct ordered_seen *s = user;
+	long *w = malloc(sizeof *w);
+
+	(void)err;
+	if (!w)
+		return BB_ERR_NOMEM;
+	*w = worker;
+	*state = w;
+	pthread_mutex_lock(&s->lock);
+	s->inits++;
+	pthread_mutex_unlock(&s->lock);
+	return BB_OK;
+}
+
+static void w_free(void *user, int worker, void *state)
+{
+	struct ordered_seen *s = user;
+
+	ck_assert_int_eq(*(long *)state, worker);
+	free(state);
+	pthread_mutex_lock(&s->lock);
+	s->frees++;
+	pthread_mutex_unlock(&s->lock);
+}
+
+START_TEST(frames_ordered_window)
+{
+	static const int jobs[] = { 1, 2, 5 };
+	static const long windows[] = { 1, 3, 0 };
+	bb_model *m = load();
+	bb_scene sc = { 0 };
+	bb_canvas_options co = { 0 };
+	struct ordered_seen s;
+	bb_frames_options fo;
+	bb_plan p;
+	bb_error err;
+	uint32_t first[256];
+	size_t ji, wi;
+
+	sc.anim = 1;          /* spin, looping */
+	sc.fps = 120;         /* 120 frames */
+	co.scale = 2;
+	ck_assert_int_eq(bb_plan_scene(m, &sc, &co, &p, &err), BB_OK);
+	ck_assert_int_eq(p.frames, 120);
+	for (ji = 0; ji < sizeof jobs / sizeof *jobs; ji++)
+		for (wi = 0; wi < sizeof windows / sizeof *windows; wi++) {
+			memset(&s, 0, sizeof s);
+			pthread_mutex_init(&s.lock, NULL);
+			s.fail_at = -1;
+			memset(&fo, 0, sizeof fo);
+			fo.jobs = jobs[ji];
+			fo.window = windows[wi];
+			fo.sink = any_order;
+			fo.user = &s;
+			fo.ordered = in_order;
+			fo.ordered_user = &s;
+			fo.worker_init = w_init;
+			fo.worker_free = w_free;
+			ck_assert_int_eq(bb_render_frames_opts(m, &sc, &p, &fo, &err), BB_OK);
+			ck_assert_int_eq(s.delivered, 120);
+			ck_assert_int_eq(s.rendered, 120);
+			ck_assert_int_eq(s.inits, jobs[ji]);
+			ck_assert_int_eq(s.frees, jobs[ji]);
+			ck_assert_int_eq(s.bad_state, 0);
+			/* no worker starts a frame `window` past the next to deliver */
+			ck_assert_int_le(s.worst_ahead, windows[wi] ? windows[wi]
+			                 : 8L * jobs[ji]);
+			if (ji == 0 && wi == 0)
+				memcpy(first, s.sum, sizeof first);
+			ck_assert_int_eq(memcmp(first, s.sum, sizeof first), 0);
+			pthread_mutex_destroy(&s.lock);
+		}
+	/* the ordered sink failing stops the run with its error, no hang */
+	memset(&s, 0, sizeof s);
+	pthread_mutex_init(&s.lock, NULL);
+	s.fail_at = 40;
+	fo.jobs = 4;
+	fo.window = 2;
+	ck_assert_int_eq(bb_render_frames_opts(m, &sc, &p, &fo, &err), BB_ERR_IO);
+	ck_assert_str_eq(err.message, "disk full");
+	ck_assert_int_eq(s.delivered, 40);
+	ck_assert_int_eq(s.inits, s.frees);
+	pthread_mutex_destroy(&s.lock);
+	bb_model_free(m);
+}
+END_TEST
+
 START_TEST(frames_pixels)
 {
 	/* slide at scale 2, pad 3: origin pixel (23, 13); frame 0 covers x in
@@ -310,6 +448,7 @@ int main(void)
 	tcase_add_test(tc, event_frames);
 	tcase_add_test(tc, frames_any_thread_count);
 	tcase_add_test(tc, frames_pixels);
+	tcase_add_test(tc, frames_ordered_window);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -4,6 +4,7 @@
 
 #include "status.h"
 #include "files.h"
+#include "parallel.h"
 #include "geom.h"
 #include "image.h"
 #include "anim.h"

@@ -165,6 +165,45 @@ bb_status bb_render_frames(const bb_model *m, const bb_scene *sc,
                            const bb_plan *p, long first, long count, int jobs,
                            bb_frame_sink sink, void *user, bb_error *err);
 
+/* A frame for a worker's own state (bb_frames_options.worker_init). */
+typedef bb_status (*bb_worker_sink)(void *user, void *state, long frame,
+                                    const bb_image *img, bb_error *err);
+
+/* The frame loop in full (bb_render_frames_opts).  Zero is the default of
+ * every field. */
+typedef struct bb_frames_options {
+	long first;            /* frames [first, first + count) ... */
+	long count;            /* ... count < 0 or 0: to the end */
+	int jobs;              /* worker threads; 0: one per CPU (at most 256) */
+	/* any order: called from the worker that rendered the frame, with that
+	 * worker's state; concurrently (may be NULL) */
+	bb_worker_sink sink;
+	void *user;
+	/* frame order: each frame once, first..end, one call at a time, from
+	 * whichever worker completes the next frame (may be NULL).  At most
+	 * `window` frames wait for it (copied), so memory does not grow with
+	 * the number of frames: a worker does not start a frame `window` or
+	 * more past the next one to hand on.  0: 8 per worker. */
+	bb_frame_sink ordered;
+	void *ordered_user;
+	long window;
+	/* per worker, around all the frames it renders: worker_init gives the
+	 * state handed to `sink` (a PNG encoder, say); worker_free gets it
+	 * back, also after a failure.  Either may be NULL. */
+	bb_status (*worker_init)(void *user, int worker, void **state,
+	                         bb_error *err);
+	void (*worker_free)(void *user, int worker, void *state);
+} bb_frames_options;
+
+/* bb_render_frames with ordered delivery and per-worker state: the workers
+ * live for the whole run, each with its pose, renderer, image and state.
+ * Fails as bb_render_frames (the first failure of a worker, a hook or a
+ * sink; the run stops and every worker is freed).  Outputs handed to the
+ * sinks are the same whatever `jobs`. */
+bb_status bb_render_frames_opts(const bb_model *m, const bb_scene *sc,
+                                const bb_plan *p, const bb_frames_options *o,
+                                bb_error *err);
+
 #ifdef __cplusplus
 }
 #endif
