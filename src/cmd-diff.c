@@ -61,7 +61,15 @@ static const char help[] =
 	"      --diff-mask         diff images: differences only, on transparent\n"
 	"      --json FILE         JSON report (\"-\": stdout)\n"
 	"      --junit FILE        JUnit XML report, one test case per pair\n"
-	"      --html DIR          static HTML report (self-contained folder)\n"
+	"      --html DIR          static HTML report (self-contained folder;\n"
+	"                          render folders: grouped by animation, each\n"
+	"                          changed one playing baseline | difference |\n"
+	"                          current in sync)\n"
+	"      --markdown FILE     a short Markdown summary (\"-\": stdout) for a CI\n"
+	"                          job page or a pull request comment: counts,\n"
+	"                          then one row per changed animation\n"
+	"      --report-url URL    where the --html report will be published: the\n"
+	"                          summary's rows link to URL#anim-N\n"
 	"      --max-image-pixels N  refuse images of more than N pixels (or NM:\n"
 	"                          N million), from their header (default 64M)\n"
 	"  -j, --jobs N            threads for folders (default: CPU count)\n"
@@ -85,7 +93,7 @@ enum {
 	OPT_AA = 256, OPT_COMPAT, OPT_MAX_PIXELS, OPT_MAX_RATIO, OPT_IGNORE,
 	OPT_DIFF_MASK, OPT_JSON, OPT_JUNIT, OPT_HTML, OPT_UPDATE, OPT_METRIC,
 	OPT_IMAGE_PIXELS,
-	OPT_WINDOW, OPT_MAX_WINDOW
+	OPT_WINDOW, OPT_MAX_WINDOW, OPT_MARKDOWN, OPT_REPORT_URL
 };
 
 static const struct option options[] = {
@@ -103,6 +111,8 @@ static const struct option options[] = {
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "junit", required_argument, NULL, OPT_JUNIT },
 	{ "html", required_argument, NULL, OPT_HTML },
+	{ "markdown", required_argument, NULL, OPT_MARKDOWN },
+	{ "report-url", required_argument, NULL, OPT_REPORT_URL },
 	{ "max-image-pixels", required_argument, NULL, OPT_IMAGE_PIXELS },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "update", no_argument, NULL, OPT_UPDATE },
@@ -244,6 +254,12 @@ static int parse_option(struct diff_config *cfg, int c, const char *arg,
 		return 0;
 	case OPT_HTML:
 		cfg->html = arg;
+		return 0;
+	case OPT_MARKDOWN:
+		cfg->markdown = arg;
+		return 0;
+	case OPT_REPORT_URL:
+		cfg->report_url = arg;
 		return 0;
 	case 'j':
 		if (!cli_parse_int(arg, 1, 1024, &cfg->jobs))
@@ -457,11 +473,17 @@ int cmd_diff(int argc, char **argv)
 	cfg.out_write = cfg.out_dir ? out_od.stage : NULL;
 	cfg.html_write = cfg.html ? html_od.stage : NULL;
 	diff_execute(&run, &cfg);
-	if (!cfg.quiet && !to_stdout(cfg.json) && !to_stdout(cfg.junit))
+	if (!cfg.quiet && !to_stdout(cfg.json) && !to_stdout(cfg.junit) &&
+	    !to_stdout(cfg.markdown))
 		print_results(&run, &cfg);
 	if (cfg.json && diff_save_report(cfg.json, &run, &cfg, diff_write_json))
 		run.report_failed = 1;
 	if (cfg.junit && diff_save_report(cfg.junit, &run, &cfg, diff_write_junit))
+		run.report_failed = 1;
+	if (cfg.markdown &&
+	    diff_save_report(cfg.markdown, &run, &cfg, diff_write_markdown))
+		run.report_failed = 1;
+	if (cfg.html && diff_html_fill(&run, &cfg) != 0)
 		run.report_failed = 1;
 	if (cfg.html && diff_write_html(&run, &cfg) != 0)
 		run.report_failed = 1;

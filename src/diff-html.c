@@ -43,7 +43,15 @@ static const char CSS[] =
 	".stack.base img.over{visibility:hidden}\n"
 	".controls{display:flex;gap:.6em;align-items:center;margin-top:.3em}\n"
 	"input[type=range]{width:16em}\n"
-	"body.failures-only section.pass{display:none}\n";
+	"body.failures-only section.pass{display:none}\n"
+	"section.anim{border-bottom:1px solid #8884;padding:1em 0}\n"
+	"section.anim h2{font-size:1.1em;margin:0 0 .3em}\n"
+	".changed .badge,.removed .badge{background:var(--fail)}\n"
+	".added .badge{background:var(--warn)}\n"
+	"ul.meta{margin:.3em 0 .6em;padding-left:1.2em}\n"
+	"ul.meta code{font-weight:600}\n"
+	".player .views img.same{opacity:.25}\n"
+	".player .fno{color:var(--muted);font-variant-numeric:tabular-nums}\n";
 
 /* Slider: clips the current image to the left part; the button cycles
  * slider -> current -> baseline.  Marks <body data-ready> when wired, and
@@ -65,6 +73,34 @@ static const char SCRIPT[] =
 	" function done(){var p=i.closest('section');"
 	"p.dataset.loaded=(+(p.dataset.loaded||0))+1;}\n"
 	" if(i.complete&&i.naturalWidth)done();else i.addEventListener('load',done);});\n"
+	"var hf=/frame=(\\d+)/.exec(location.hash);\n"
+	"document.querySelectorAll('.player').forEach(function(p){\n"
+	" var fr=JSON.parse(p.querySelector('script.frames').textContent),n=fr.length,"
+	"i=0,playing=!hf,fps=+p.dataset.fps||12,"
+	"ib=p.querySelector('img.pb'),id=p.querySelector('img.pd'),"
+	"ic=p.querySelector('img.pc'),r=p.querySelector('input.scrub'),"
+	"t=p.querySelector('.fno'),b=p.querySelector('button.play');\n"
+	" function set(m,u){if(u){if(m.getAttribute('src')!==u)m.src=u;"
+	"m.style.visibility='visible';}else m.style.visibility='hidden';}\n"
+	" function show(k){i=(k%n+n)%n;var f=fr[i];set(ib,f.b);set(ic,f.c);"
+	"if(f.d){set(id,f.d);id.classList.remove('same');}else{set(id,f.c||f.b);"
+	"id.classList.add('same');}r.value=i;t.textContent='frame '+i+' / '+n+"
+	"' \\u00b7 '+f.s;p.dataset.frame=i;"
+	"p.dataset.shown=(+(p.dataset.shown||0))+1;vis();}\n"
+	" function vis(){var k=0;[ib,id,ic].forEach(function(m){"
+	"var q=m.getBoundingClientRect();if(m.style.visibility!=='hidden'&&"
+	"m.complete&&m.naturalWidth>0&&q.width>0&&q.height>0)k++;});"
+	"p.dataset.views=k;}\n"
+	" [ib,id,ic].forEach(function(m){m.addEventListener('load',function(){"
+	"p.dataset.loaded=(+(p.dataset.loaded||0))+1;vis();});});\n"
+	" r.addEventListener('input',function(){playing=false;b.textContent='play';"
+	"show(+r.value);});\n"
+	" b.addEventListener('click',function(){playing=!playing;"
+	"b.textContent=playing?'pause':'play';});\n"
+	" b.textContent=playing?'pause':'play';\n"
+	" show(hf?+hf[1]:0);\n"
+	" setInterval(function(){if(playing)show(i+1);},1000/Math.min(Math.max(fps,1),60));\n"
+	"});\n"
 	"var f=document.getElementById('failures-only');\n"
 	"if(f)f.addEventListener('change',function(){"
 	"document.body.classList.toggle('failures-only',f.checked);});\n"
@@ -188,11 +224,122 @@ static void section(FILE *f, const struct diff_pair *p, size_t index)
 	fprintf(f, "</section>\n");
 }
 
+/* A frame's image in the HTML folder as a JSON string, or null. */
+static void frame_url(FILE *f, const struct diff_pair *p, const char *kind,
+                      int have)
+{
+	char *rel = have ? diff_html_image(p, kind) : NULL;
+
+	if (!rel) {
+		fprintf(f, "null");
+		return;
+	}
+	fputc('"', f);
+	html_url(f, rel);   /* percent-encoded: nothing to escape in JSON */
+	fputc('"', f);
+	free(rel);
+}
+
+static void describe_text(FILE *f, const struct diff_run *run,
+                          const struct diff_anim *a)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *m = open_memstream(&buf, &size);
+
+	if (!m)
+		return;
+	diff_describe_anim(m, run, a);
+	if (fclose(m) == 0)
+		html_text(f, buf);
+	free(buf);
+}
+
+/* An animation: its changes, then baseline | difference | current
+ * playing in sync, with a scrubber (the page's script drives it from the
+ * frame list). */
+static void anim_section(FILE *f, const struct diff_run *run, size_t index)
+{
+	const struct diff_anim *a = &run->anims[index];
+	const char *status = diff_anim_status_name(a->status);
+	const bb_frames_json *meta = a->b ? a->b : a->a;
+	size_t i, k;
+	int n = 0;
+
+	fprintf(f, "<section class=\"anim %s\" id=\"anim-%zu\" "
+	        "data-status=\"%s\" data-path=\"", status, index, status);
+	html_text(f, a->path);
+	fprintf(f, "\">\n<h2><span class=\"badge\">%s</span><code>", status);
+	html_text(f, a->path);
+	fprintf(f, "</code></h2>\n<p class=\"numbers\">");
+	describe_text(f, run, a);
+	fprintf(f, "</p>\n");
+	if (a->nchanges) {
+		fprintf(f, "<ul class=\"meta\">\n");
+		for (k = 0; k < a->nchanges; k++) {
+			fprintf(f, "<li><code>");
+			html_text(f, a->changes[k].field);
+			fprintf(f, "</code>: ");
+			html_text(f, a->changes[k].baseline);
+			fprintf(f, " &rarr; ");
+			html_text(f, a->changes[k].current);
+			fprintf(f, "</li>\n");
+		}
+		fprintf(f, "</ul>\n");
+	}
+	for (i = 0; i < run->n; i++)
+		n += run->pairs[i].anim == (int)index && run->pairs[i].html_images;
+	if (n == 0) {
+		fprintf(f, "</section>\n");
+		return;
+	}
+	fprintf(f, "<div class=\"player\" data-fps=\"%g\" data-frames=\"%d\">\n"
+	        "<div class=\"views\">\n"
+	        "<figure><figcaption>baseline</figcaption><img class=\"pb\" "
+	        "alt=\"baseline\"></figure>\n"
+	        "<figure><figcaption>difference</figcaption><img class=\"pd\" "
+	        "alt=\"difference\"></figure>\n"
+	        "<figure><figcaption>current</figcaption><img class=\"pc\" "
+	        "alt=\"current\"></figure>\n</div>\n"
+	        "<div class=\"controls\"><button type=\"button\" class=\"play\">"
+	        "pause</button><input type=\"range\" class=\"scrub\" min=\"0\" "
+	        "max=\"%d\" value=\"0\" aria-label=\"frame\"><span class=\"fno\">"
+	        "</span></div>\n<script type=\"application/json\" "
+	        "class=\"frames\">[", meta && meta->fps > 0 ? meta->fps : 12.0, n,
+	        n - 1);
+	for (i = 0, k = 0; i < run->n; i++) {
+		const struct diff_pair *p = &run->pairs[i];
+
+		if (p->anim != (int)index || !p->html_images)
+			continue;
+		fprintf(f, "%s\n{\"b\": ", k++ ? "," : "");
+		frame_url(f, p, "baseline", p->a_path != NULL);
+		fprintf(f, ", \"c\": ");
+		frame_url(f, p, "current", p->b_path != NULL);
+		fprintf(f, ", \"d\": ");
+		frame_url(f, p, "diff", p->has_diff);
+		fprintf(f, ", \"s\": \"%s\"}", diff_status_name(p->status));
+	}
+	fprintf(f, "]</script>\n</div>\n</section>\n");
+}
+
 static void summary(FILE *f, const struct diff_run *run)
 {
 	size_t i;
 	int first = 1;
 
+	if (run->nanims) {
+		fprintf(f, "<p class=\"summary anims\">%zu animations:", run->nanims);
+		for (i = 0; i < AS_COUNT; i++) {
+			if (!run->anim_count[i])
+				continue;
+			fprintf(f, "%s %ld %s", first ? "" : ",", run->anim_count[i],
+			        diff_anim_status_name((enum anim_status)i));
+			first = 0;
+		}
+		fprintf(f, "</p>\n");
+		first = 1;
+	}
 	fprintf(f, "<p class=\"summary\">%zu pairs:", run->n);
 	for (i = 0; i < DS_COUNT; i++) {
 		if (!run->count[i])
@@ -218,7 +365,7 @@ static void page(FILE *f, const struct diff_run *run,
 	        "content=\"width=device-width, initial-scale=1\">\n"
 	        "<title>bonebake diff: %ld of %zu failing</title>\n"
 	        "<style>\n%s</style>\n</head>\n<body data-failing=\"%ld\" "
-	        "data-exit-code=\"%d\">\n<header>\n<h1>bonebake diff</h1>\n",
+	        "data-exit-code=\"%d\">\n<header id=\"top-0\">\n<h1>bonebake diff</h1>\n",
 	        failing, run->n, CSS, failing, diff_exit_code(run));
 	summary(f, run);
 	fprintf(f, "<p class=\"options\">");
@@ -235,16 +382,37 @@ static void page(FILE *f, const struct diff_run *run,
 	html_text(f, run->cur);
 	fprintf(f, "</code></p>\n<label><input type=\"checkbox\" "
 	        "id=\"failures-only\"> failures only</label>\n</header>\n<main>\n");
-	/* failures first, in status order, then by path */
+	/* animations first: changed, removed, added, errors, by path */
+	for (s = 0; s < AS_IDENTICAL; s++)
+		for (i = 0; i < run->nanims; i++)
+			if ((int)run->anims[i].status == s)
+				anim_section(f, run, i);
+	if (run->anim_count[AS_IDENTICAL]) {
+		fprintf(f, "<details class=\"identical-anims\"><summary>%ld identical "
+		        "animations</summary>\n<ul>\n", run->anim_count[AS_IDENTICAL]);
+		for (i = 0; i < run->nanims; i++)
+			if (run->anims[i].status == AS_IDENTICAL) {
+				fprintf(f, "<li id=\"anim-%zu\"><code>", i);
+				html_text(f, run->anims[i].path);
+				fprintf(f, "</code> (%ld frames)</li>\n", run->anims[i].frames_b);
+			}
+		fprintf(f, "</ul></details>\n");
+	}
+	/* files outside any animation: failures first, in status order,
+	 * then by path */
 	for (s = 0, k = 0; s < DS_IDENTICAL; s++)
 		for (i = 0; i < run->n; i++)
-			if ((int)run->pairs[i].status == s)
-				section(f, &run->pairs[i], k++);
-	if (run->count[DS_IDENTICAL]) {
-		fprintf(f, "<details class=\"identical\"><summary>%ld identical "
-		        "pairs</summary>\n<ul>\n", run->count[DS_IDENTICAL]);
+			if ((int)run->pairs[i].status == s && run->pairs[i].anim < 0) {
+				section(f, &run->pairs[i], i);
+				k++;
+			}
+	for (i = 0, k = 0; i < run->n; i++)
+		k += run->pairs[i].status == DS_IDENTICAL && run->pairs[i].anim < 0;
+	if (k) {
+		fprintf(f, "<details class=\"identical\"><summary>%zu identical "
+		        "pairs</summary>\n<ul>\n", k);
 		for (i = 0; i < run->n; i++)
-			if (run->pairs[i].status == DS_IDENTICAL) {
+			if (run->pairs[i].status == DS_IDENTICAL && run->pairs[i].anim < 0) {
 				fprintf(f, "<li><code>");
 				html_text(f, run->pairs[i].path);
 				fprintf(f, "</code></li>\n");

@@ -446,6 +446,51 @@ static int copy_lone(const struct diff_run *run, const struct diff_config *cfg,
 	return rc;
 }
 
+/* Both sides of a pair into the HTML folder, placed on the animation's
+ * union canvas when it compares that way. */
+static int copy_sides(const struct diff_run *run, const struct diff_config *cfg,
+                      struct diff_pair *p)
+{
+	const struct diff_anim *d = p->anim >= 0 ? &run->anims[p->anim] : NULL;
+	bb_image *pa = NULL, *pb = NULL;
+	bb_error err;
+	int rc = 0;
+
+	if (!p->a_path || !p->b_path)
+		return copy_lone(run, cfg, p);
+	if (p->placed &&
+	    (read_placed(d, p->a_path, 0, cfg->opts.max_pixels, &pa, &err) != BB_OK ||
+	     read_placed(d, p->b_path, 1, cfg->opts.max_pixels, &pb, &err) != BB_OK)) {
+		cli_fail(&err);
+		rc = -1;
+	}
+	if (rc == 0 && (copy_side(cfg, p, "baseline", p->a_path, pa) != 0 ||
+	                copy_side(cfg, p, "current", p->b_path, pb) != 0))
+		rc = -1;
+	bb_image_free(pa);
+	bb_image_free(pb);
+	return rc;
+}
+
+int diff_html_fill(struct diff_run *run, const struct diff_config *cfg)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < run->n; i++) {
+		struct diff_pair *p = &run->pairs[i];
+
+		if (p->html_images || p->anim < 0 || p->status == DS_ERROR ||
+		    run->anims[p->anim].status != AS_CHANGED)
+			continue;
+		if (copy_sides(run, cfg, p) != 0)
+			rc = -1;
+		else
+			p->html_images = 1;
+	}
+	return rc;
+}
+
 /* Compares one pair and writes its images; returns -1 when an output
  * could not be written. */
 static int run_pair(const struct diff_run *run, const struct diff_config *cfg,

@@ -75,6 +75,8 @@ struct diff_config {
 	const char *json;      /* --json FILE ("-": stdout) */
 	const char *junit;     /* --junit FILE ("-": stdout) */
 	const char *html;      /* --html DIR */
+	const char *markdown;  /* --markdown FILE ("-": stdout) */
+	const char *report_url; /* --report-url: where the HTML is published */
 	/* where -o DIR's images and --html's folder are written: staging
 	 * folders moved into place when everything is written (reports name
 	 * out_dir and html) */
@@ -103,6 +105,10 @@ int diff_collect(struct diff_run *run, const char *base, const char *cur);
 /* Compares every pair with cfg->jobs threads; writes diff images and the
  * HTML folder's image copies.  Fills statuses and run->count. */
 void diff_execute(struct diff_run *run, const struct diff_config *cfg);
+/* The HTML players need every frame of a changed animation: copies the
+ * frames diff_execute did not (identical ones), placed on the union canvas
+ * when the animation compares that way.  0 or -1 (errors printed). */
+int diff_html_fill(struct diff_run *run, const struct diff_config *cfg);
 void diff_run_free(struct diff_run *run);
 /* Creates the folders leading to file `path` (bb_mkdirs of its dirname);
  * prints the error and returns -1 on failure. */
@@ -149,6 +155,9 @@ void diff_write_json(FILE *f, const struct diff_run *run,
                      const struct diff_config *cfg);
 void diff_write_junit(FILE *f, const struct diff_run *run,
                       const struct diff_config *cfg);
+/* The Markdown summary (diff-markdown.c). */
+void diff_write_markdown(FILE *f, const struct diff_run *run,
+                         const struct diff_config *cfg);
 /* One-line description of the applied thresholds and budget. */
 void diff_describe_options(FILE *f, const struct diff_config *cfg);
 /* The same as a new string (free it), or NULL when out of memory. */

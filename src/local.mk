@@ -16,6 +16,7 @@ src_bonebake_SOURCES += \
 	src/cmd-diff.c \
 	src/diff-run.c \
 	src/diff-anim.c \
+	src/diff-markdown.c \
 	src/diff-run.h \
 	src/diff-report.c \
 	src/diff-html.c \

@@ -261,5 +261,8 @@ tests_unit_check_eval_LDADD = $(CHECK_TEST_LIBS)
 TESTS += tests/unit/check-eval
 
 # Review in CI (issue 21): stable canvases, warnings and --strict
-TESTS += tests/cli/canvas-strict.sh tests/cli/diff-anims.sh
-EXTRA_DIST += tests/cli/canvas-strict.sh tests/cli/diff-anims.sh
+TESTS += tests/cli/canvas-strict.sh tests/cli/diff-anims.sh tests/cli/ci-recipe.sh
+EXTRA_DIST += tests/cli/canvas-strict.sh tests/cli/diff-anims.sh \
+	tests/cli/ci-recipe.sh examples/ci/bonebake-review.sh \
+	examples/ci/animation-review.yml
+CLEANFILES += tests/cli/ci-recipe-report.png

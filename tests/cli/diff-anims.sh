@@ -149,6 +149,19 @@ run "$BONEBAKE" diff "$T/r-base" "$T/r-broken"
 expect_rc 3
 expect_err 'r-broken/wave/frames.json'
 
+# Markdown: counts, then a row per changed animation; on stdout with "-"
+run "$BONEBAKE" diff "$T/r-base" "$T/r-event" --markdown -
+expect_rc 1
+expect_out '^## bonebake diff: 1 of 2 animations changed$'
+expect_out '^\*\*2 animations:\*\* 1 changed, 1 identical · 8 frames compared · exit 1$'
+expect_out '^\| `wave` \| changed \| events\[0\]\.name "step" -&gt; "step_heavy"; frames identical \| 0 of 3 \|$'
+checks=$((checks + 1))
+printf '%s\n' "$out" | grep -q 'bonebake diff: threshold' && fail "--markdown - also printed the text report"
+run "$BONEBAKE" diff "$T/r-base" "$T/r-base" --markdown - --report-url 'https://x.example/r (1)/index.html'
+expect_rc 0
+expect_out '^Every animation is identical\.$'
+expect_out '\[full report\]\(https://x\.example/r%20%281%29/index\.html#top-0\)'
+
 # the same reports whatever --jobs
 run "$BONEBAKE" diff "$T/r-base" "$T/r-tilt" --json "$T/j1.json" --jobs 1
 run "$BONEBAKE" diff "$T/r-base" "$T/r-tilt" --json "$T/j4.json" --jobs 4
