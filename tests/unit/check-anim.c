@@ -1,6 +1,7 @@
 /* Animated files, contact sheets and the frames.json reader: each preview
- * format written through the public API is read back with the library
- * that reads it (tests/tools/anim-read.c) and checked for frame count,
+ * format written through the public API (videos: see `videos`) is read
+ * back with the library that reads it (tests/tools/anim-read.c) and
+ * checked for frame count,
  * delays, loop count, canvas and pixels; bad arguments fail cleanly and
  * leave no file behind. */
 #include "config.h"
@@ -319,6 +320,101 @@ START_TEST(format_names)
 	ck_assert(!bb_anim_format_from_path(".gif", &f));
 	ck_assert(bb_anim_format_parse("apng", &f) && f == BB_ANIM_APNG);
 	ck_assert(!bb_anim_format_parse("png", &f));
+	ck_assert(bb_anim_format_from_path("a.WEBM", &f) && f == BB_ANIM_WEBM);
+	ck_assert(bb_anim_format_from_path("a.mp4", &f) && f == BB_ANIM_MP4);
+	ck_assert(bb_anim_format_from_path("a.mov", &f) && f == BB_ANIM_MOV);
+	ck_assert(bb_anim_format_parse("mov", &f) && f == BB_ANIM_MOV);
+	ck_assert(bb_anim_format_is_video(BB_ANIM_WEBM));
+	ck_assert(!bb_anim_format_is_video(BB_ANIM_APNG));
+	ck_assert_str_eq(bb_anim_format_extension(BB_ANIM_MP4), "mp4");
+}
+END_TEST
+
+/* Writes three 9x7 frames as a video of format f (odd sides: MP4 pads);
+ * returns the writer's status at open (BB_OK: the file was finished). */
+static bb_status write_video(const char *path, bb_anim_format f,
+                             const bb_anim_options *extra, bb_error *err)
+{
+	bb_anim_options o = { 0 };
+	bb_anim_writer *w;
+	bb_status s;
+	int k;
+
+	if (extra)
+		o = *extra;
+	o.format = f;
+	if (o.fps == 0)
+		o.fps = 12;
+	if ((s = bb_anim_open(path, 9, 7, &o, &w, err)) != BB_OK)
+		return s;
+	for (k = 0; k < 3; k++) {
+		bb_image *img = frame(9, 7, k);
+
+		ck_assert_int_eq(bb_anim_add(w, img, (k + 1) / 12.0, err), BB_OK);
+		bb_image_free(img);
+	}
+	ck_assert_int_eq(bb_anim_finish(w, err), BB_OK);
+	return BB_OK;
+}
+
+/* Videos through the library: the container's signature, the same bytes
+ * twice, the option checks (nothing left behind); in a build without
+ * video, a usage error naming --without-video.  tests/cli/video.sh reads
+ * the files back with FFmpeg's tools. */
+START_TEST(videos)
+{
+	static const bb_anim_format f[3] = { BB_ANIM_WEBM, BB_ANIM_MP4, BB_ANIM_MOV };
+	bb_anim_options o = { 0 };
+	bb_error err;
+	char a[400], b[400], cmd[900];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		unsigned char head[12] = { 0 };
+		FILE *fp;
+
+		snprintf(a, sizeof a, "%s/v%d.1", dir, i);
+		snprintf(b, sizeof b, "%s/v%d.2", dir, i);
+		if (!bb_anim_video_available()) {
+			ck_assert_int_eq(write_video(a, f[i], NULL, &err), BB_ERR_USAGE);
+			ck_assert(strstr(err.message, "--without-video") != NULL);
+			continue;
+		}
+		ck_assert_int_eq(write_video(a, f[i], NULL, &err), BB_OK);
+		ck_assert_int_eq(write_video(b, f[i], NULL, &err), BB_OK);
+		snprintf(cmd, sizeof cmd, "cmp -s '%s' '%s'", a, b);
+		ck_assert_int_eq(system(cmd), 0);
+		fp = fopen(a, "rb");
+		ck_assert(fp != NULL);
+		ck_assert_int_eq(fread(head, 1, sizeof head, fp), sizeof head);
+		fclose(fp);
+		if (f[i] == BB_ANIM_WEBM)       /* EBML */
+			ck_assert(memcmp(head, "\x1a\x45\xdf\xa3", 4) == 0);
+		else                            /* an ISO/QuickTime box */
+			ck_assert(memcmp(head + 4, "ftyp", 4) == 0 ||
+			          memcmp(head + 4, "wide", 4) == 0);
+	}
+	ck_assert_int_eq(entries(), bb_anim_video_available() ? 6 : 0);
+	snprintf(a, sizeof a, "%s/bad.webm", dir);
+	o.fps = -1;
+	ck_assert_int_eq(write_video(a, BB_ANIM_WEBM, &o, &err), BB_ERR_USAGE);
+	o.fps = 30;
+	o.has_crf = 1;
+	o.crf = 64;
+	ck_assert_int_eq(write_video(a, BB_ANIM_WEBM, &o, &err), BB_ERR_USAGE);
+	o.crf = 0;
+	ck_assert_int_eq(write_video(a, BB_ANIM_MOV, &o, &err), BB_ERR_USAGE);
+	o.crf = 20;
+	o.bitrate = 1000000;
+	ck_assert_int_eq(write_video(a, BB_ANIM_MP4, &o, &err), BB_ERR_USAGE);
+	o.has_crf = 0;
+	ck_assert_int_eq(write_video(a, BB_ANIM_MOV, &o, &err), BB_ERR_USAGE);
+	if (bb_anim_video_available()) {
+		ck_assert(strstr(err.message, "ProRes") != NULL);
+		ck_assert_int_eq(write_video(a, BB_ANIM_MP4, &o, &err), BB_OK);
+		unlink(a);
+	}
+	ck_assert_int_eq(entries(), bb_anim_video_available() ? 6 : 0);
 }
 END_TEST
 
@@ -503,6 +599,7 @@ int main(void)
 	tcase_add_test(tc, same_bytes);
 	tcase_add_test(tc, bad_arguments);
 	tcase_add_test(tc, format_names);
+	tcase_add_test(tc, videos);
 	tcase_add_test(tc, contact_sheet);
 	tcase_add_test(tc, frames_json);
 	tcase_add_test(tc, frames_json_write_read);
