@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "bonebake/geom.h"
+#include "core/util.h"
 
 bb_affine bb_affine_identity(void)
 {
@@ -127,4 +128,11 @@ bb_color_xform bb_color_xform_concat(bb_color_xform o, bb_color_xform i)
 		r.add.r = k[0]; r.add.g = k[1]; r.add.b = k[2];
 	}
 	return r;
+}
+
+double bb__norm_angle(double a)
+{
+	double r = fmod(a + M_PI, 2 * M_PI);
+
+	return r > 0 ? r - M_PI : r + M_PI;
 }

@@ -9,6 +9,13 @@
 
 #include "bonebake/status.h"
 
+/* Degrees to radians: every file's angles go through it. */
+#define BB__DEG (M_PI / 180)
+
+/* An angle (radians) into [-pi, pi), as the runtimes' normalizeRadian:
+ * JS's ((a + PI) % 2PI) - PI, where % keeps the dividend's sign. */
+double bb__norm_angle(double a);
+
 /* calloc(n, size) with overflow check; NULL on overflow or failure. */
 void *bb__calloc(size_t n, size_t size);
 /* realloc to n*size bytes with overflow check; NULL (old kept) on failure. */

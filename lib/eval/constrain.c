@@ -11,10 +11,10 @@
 
 #include <math.h>
 
+#include "core/util.h"
 #include "eval/pose.h"
 
 #define RAD_DEG (180 / M_PI)
-#define DEG_RAD (M_PI / 180)
 
 /* A world matrix with Spine's names. */
 typedef struct sm {
@@ -55,11 +55,11 @@ static void update_with(bb_pose *p, int bone, double x, double y, double rot,
 
 	l.x = x;
 	l.y = y;
-	l.rotation = rot * DEG_RAD;
+	l.rotation = rot * BB__DEG;
 	l.sx = sx;
 	l.sy = sy;
-	l.shear = shx * DEG_RAD;
-	l.skew = shy * DEG_RAD;
+	l.shear = shx * BB__DEG;
+	l.skew = shy * BB__DEG;
 	bb__bone_update(p, bone, &l);
 }
 

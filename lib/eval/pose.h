@@ -66,7 +66,6 @@ struct bb_pose {
 };
 
 /* DragonBones' normalizeRadian: into [-pi, pi). */
-double bb__norm_angle(double a);
 
 /* World matrices of every bone from p->local, then IK constraints; or,
  * for an armature with an update order, bones and constraints in it. */

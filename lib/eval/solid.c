@@ -15,7 +15,6 @@
 #include "eval/eval.h"
 #include "eval/solid.h"
 
-#define DEG (M_PI / 180)
 
 /* A visible face waiting to be painted. */
 struct solid_face {
@@ -153,7 +152,7 @@ void bb__solid_joint_matrix(const double *jv, double *m)
 	if (len >= 1e-6 && jv[BB_JV_ANGLE] != 0) {
 		for (k = 0; k < 3; k++)
 			ax[k] /= len;
-		rotation(ax, jv[BB_JV_ANGLE] * DEG, r);
+		rotation(ax, jv[BB_JV_ANGLE] * BB__DEG, r);
 	}
 	/* J(p) = O + t + R S (p - O) */
 	for (i = 0; i < 3; i++) {
@@ -276,8 +275,8 @@ void bb__solid_elem_rotate(const bb_solid_elem *e, double *p)
 		return;
 	for (k = 0; k < 3; k++)
 		d[k] = p[k] - e->rot_origin[k];
-	c = cos(e->rot_angle * DEG);
-	s = sin(e->rot_angle * DEG);
+	c = cos(e->rot_angle * BB__DEG);
+	s = sin(e->rot_angle * BB__DEG);
 	/* right-handed about axis a: (u, v) -> (u c - v s, u s + v c) */
 	{
 		double du = d[u] * c - d[v] * s, dv = d[u] * s + d[v] * c;
@@ -299,7 +298,7 @@ void bb__solid_view_basis(bb_view3d_kind kind, double b[3][3])
 		{ { 0, 0, 1 }, { 0, 1, 0 }, { -1, 0, 0 } },    /* right: from west */
 		{ { 1, 0, 0 }, { 0, 0, -1 }, { 0, 1, 0 } },    /* top: north up */
 	};
-	double h = sqrt(0.5), ce = cos(30 * DEG), se = sin(30 * DEG);
+	double h = sqrt(0.5), ce = cos(30 * BB__DEG), se = sin(30 * BB__DEG);
 	int k;
 
 	switch (kind) {

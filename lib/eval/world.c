@@ -5,15 +5,8 @@
 
 #include <math.h>
 
+#include "core/util.h"
 #include "eval/pose.h"
-
-double bb__norm_angle(double a)
-{
-	/* JS: ((a + PI) % 2PI), % keeps the dividend's sign */
-	double r = fmod(a + M_PI, 2 * M_PI);
-
-	return r > 0 ? r - M_PI : r + M_PI;
-}
 
 /* DragonBones' Transform.fromMatrix; the previous scales in *g decide how a
  * negative scale folds into the angles. */

@@ -17,7 +17,6 @@
 #include "loaders/plist.h"
 #include "loaders/xml.h"
 
-#define DEG (M_PI / 180)
 
 struct cx {
 	struct cc_doc *d;
@@ -121,8 +120,8 @@ static bb_status read_frame(struct cx *c, const bb__xnode *f, struct cc_frame *f
 	    (s = num(c, f, "cY", 1, &fr->t.sy)) != BB_OK ||
 	    (s = num(c, f, "dr", 1, dur)) != BB_OK)
 		return s;
-	fr->t.kx = kx * DEG;
-	fr->t.ky = -ky * DEG;
+	fr->t.kx = kx * BB__DEG;
+	fr->t.ky = -ky * BB__DEG;
 	if (*dur < 0 || *dur > 1e7)
 		return bb__xfail(&c->x, f, "dr", "%g frames is out of range", *dur);
 	if ((s = num(c, f, "dI", 0, &v)) != BB_OK)
@@ -156,8 +155,8 @@ static bb_status parent_node(struct cx *c, const bb__xnode *pf, cc_node *n)
 	    (s = num(c, pf, "kX", 0, &n->kx)) != BB_OK ||
 	    (s = num(c, pf, "kY", 0, &n->ky)) != BB_OK)
 		return s;
-	n->kx *= DEG;
-	n->ky *= -DEG;
+	n->kx *= BB__DEG;
+	n->ky *= -BB__DEG;
 	return BB_OK;
 }
 

@@ -10,7 +10,6 @@
 
 #include "loaders/dragonbones.h"
 
-#define DEG (M_PI / 180)
 
 void bb__db_keys_free(struct keys *k)
 {
@@ -239,7 +238,7 @@ static void drop_if_identity(struct anim_ctx *c, double identity)
 static double unwrap(double prev, double raw, double cw)
 {
 	if (cw == 0)
-		return prev + bb__norm_radian(raw - prev);
+		return prev + bb__norm_angle(raw - prev);
 	if (cw > 0 ? raw >= prev : raw <= prev)
 		cw -= cw > 0 ? 1 : -1;
 	return raw + 2 * M_PI * cw;
@@ -261,7 +260,7 @@ static bb_status bone_prop(struct anim_ctx *c, const struct keys *k, int bone,
 	for (i = 0; i < k->n; i++)
 		t->values[i] = v[i];
 	if (wraps)
-		t->values[k->n] = angle ? v[k->n - 1] + bb__norm_radian(v[0] - v[k->n - 1])
+		t->values[k->n] = angle ? v[k->n - 1] + bb__norm_angle(v[0] - v[k->n - 1])
 		                        : v[0];
 	drop_if_identity(c, apply == BB_APPLY_MUL ? 1 : 0);
 	return BB_OK;
@@ -307,8 +306,8 @@ static bb_status bone_frames(struct anim_ctx *c, int bone, json_t *arr)
 		bb__jpath_pop(&d->j->path, mark);
 		if ((s = bb__jnum(d->j, jk, "tweenRotate", 0, &cw)) != BB_OK)
 			goto out;
-		sky = bb__norm_radian(sky * DEG);
-		v[3][i] = bb__norm_radian(skx * DEG) - sky;
+		sky = bb__norm_angle(sky * BB__DEG);
+		v[3][i] = bb__norm_angle(skx * BB__DEG) - sky;
 		v[2][i] = i == 0 ? sky : unwrap(v[2][i - 1], sky, cw_prev);
 		cw_prev = cw;
 	}
@@ -367,9 +366,9 @@ static bb_status bone_split(struct anim_ctx *c, int bone, json_t *jb)
 			} else if ((s = bb__jnum(d->j, jk, "rotate", 0, &r)) == BB_OK &&
 			           (s = bb__jnum(d->j, jk, "skew", 0, &b[i])) == BB_OK &&
 			           (s = bb__jnum(d->j, jk, "clockwise", 0, &cw)) == BB_OK) {
-				r = bb__norm_radian(r * DEG);
+				r = bb__norm_angle(r * BB__DEG);
 				a[i] = i == 0 ? r : unwrap(a[i - 1], r, cw_prev);
-				b[i] = bb__norm_radian(b[i] * DEG);
+				b[i] = bb__norm_angle(b[i] * BB__DEG);
 				cw_prev = cw;
 			}
 		}

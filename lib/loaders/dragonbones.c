@@ -16,7 +16,6 @@
 
 #include "loaders/dragonbones.h"
 
-#define DEG (M_PI / 180)
 
 int bb__db_find_mesh(const struct db *d, const char *skin, int slot,
                      const char *name)
@@ -56,14 +55,6 @@ const struct db_mesh *bb__db_mesh(const struct db *d, int display)
 
 /* ---- transforms ------------------------------------------------------ */
 
-double bb__norm_radian(double a)
-{
-	/* JS: ((a + PI) % 2PI), where % keeps the dividend's sign */
-	double r = fmod(a + M_PI, 2 * M_PI);
-
-	return r > 0 ? r - M_PI : r + M_PI;
-}
-
 /* obj.transform {x, y, skX, skY, scX, scY} (degrees) -> bb_xform. */
 static bb_status read_transform(struct db *d, json_t *obj, bb_xform *x)
 {
@@ -86,13 +77,13 @@ static bb_status read_transform(struct db *d, json_t *obj, bb_xform *x)
 	if (bb__jhas(t, "rotate") || bb__jhas(t, "skew")) {
 		if ((s = bb__jnum(d->j, t, "rotate", 0, &v)) != BB_OK)
 			return s;
-		x->rotation = bb__norm_radian(v * DEG);
+		x->rotation = bb__norm_angle(v * BB__DEG);
 		if ((s = bb__jnum(d->j, t, "skew", 0, &v)) != BB_OK)
 			return s;
-		x->skew = bb__norm_radian(v * DEG);
+		x->skew = bb__norm_angle(v * BB__DEG);
 	} else {
-		x->rotation = bb__norm_radian(sky * DEG);
-		x->skew = bb__norm_radian(skx * DEG) - x->rotation;
+		x->rotation = bb__norm_angle(sky * BB__DEG);
+		x->skew = bb__norm_angle(skx * BB__DEG) - x->rotation;
 	}
 	bb__jpath_pop(&d->j->path, mark);
 	return BB_OK;

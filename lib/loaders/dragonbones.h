@@ -51,8 +51,6 @@ int bb__db_find_mesh(const struct db *d, const char *skin, int slot,
                      const char *name);
 const struct db_mesh *bb__db_mesh(const struct db *d, int display);
 
-/* normalizeRadian: into [-pi, pi). */
-double bb__norm_radian(double a);
 /* Colour transform object obj[key] {aM..bM percent, aO..bO 0..255}
  * (absent: identity). */
 bb_status bb__db_color(struct db *d, json_t *obj, const char *key,

@@ -84,8 +84,8 @@ static struct tf pose_at(const struct g23 *g, int bone, double f)
 	}
 	r.x = k->g.x + (nx->g.x - k->g.x) * p;
 	r.y = k->g.y + (nx->g.y - k->g.y) * p;
-	r.skx = k->g.skx + bb__norm_radian(nx->g.skx - k->g.skx) * p;
-	r.sky = k->g.sky + bb__norm_radian(nx->g.sky - k->g.sky) * p;
+	r.skx = k->g.skx + bb__norm_angle(nx->g.skx - k->g.skx) * p;
+	r.sky = k->g.sky + bb__norm_angle(nx->g.sky - k->g.sky) * p;
 	r.sx = k->g.sx + (nx->g.sx - k->g.sx) * p;
 	r.sy = k->g.sy + (nx->g.sy - k->g.sy) * p;
 	return r;

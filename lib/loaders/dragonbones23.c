@@ -32,7 +32,6 @@
 
 #include "loaders/dragonbones23.h"
 
-#define DEG (M_PI / 180)
 
 static const struct tf tf_identity = { 0, 0, 0, 0, 1, 1 };
 
@@ -81,8 +80,8 @@ bb_status bb__db23_read_tf(struct g23 *g, json_t *obj, struct tf *t, double *px,
 	    (s = bb__jnum(g->j, tr, "pX", 0, px)) != BB_OK ||
 	    (s = bb__jnum(g->j, tr, "pY", 0, py)) != BB_OK)
 		return s;
-	t->skx *= DEG;
-	t->sky *= DEG;
+	t->skx *= BB__DEG;
+	t->sky *= BB__DEG;
 	*has = 1;
 	bb__jpath_pop(&g->j->path, mark);
 	return BB_OK;
@@ -129,8 +128,8 @@ json_t *bb__db23_tf_json(struct g23 *g, const struct tf *t)
 
 	bb__jw_num(&g->w, o, "x", t->x);
 	bb__jw_num(&g->w, o, "y", t->y);
-	bb__jw_num(&g->w, o, "skX", t->skx / DEG);
-	bb__jw_num(&g->w, o, "skY", t->sky / DEG);
+	bb__jw_num(&g->w, o, "skX", t->skx / BB__DEG);
+	bb__jw_num(&g->w, o, "skY", t->sky / BB__DEG);
 	bb__jw_num(&g->w, o, "scX", t->sx);
 	bb__jw_num(&g->w, o, "scY", t->sy);
 	return o;

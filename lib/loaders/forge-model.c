@@ -314,7 +314,7 @@ static bb_status read_rotation(struct fg *f, json_t *je, bb_solid_elem *e)
 	e->rotated = 1;
 	e->rot_axis = axis[0] - 'x';
 	if (rescale) {
-		k = 1 / cos((fabs(e->rot_angle) == 22.5 ? 22.5 : 45) * M_PI / 180);
+		k = 1 / cos((fabs(e->rot_angle) == 22.5 ? 22.5 : 45) * BB__DEG);
 		for (i = 0; i < 3; i++)
 			if (i != e->rot_axis)
 				e->rot_scale[i] = k;

@@ -11,7 +11,6 @@
 #include "core/util.h"
 #include "loaders/spine-keys.h"
 
-#define DEG_RAD (M_PI / 180)
 
 static bb_status nomem(bb__sp *sp)
 {

@@ -29,7 +29,6 @@
 #include "core/util.h"
 #include "loaders/spine-keys.h"
 
-#define DEG_RAD (M_PI / 180)
 
 static bb_status nomem(bb__sp *sp)
 {
@@ -210,7 +209,7 @@ static bb_status bone_timeline(struct bb__sp_anim *am, int bone, const char *kin
 
 	if (strcmp(kind, "rotate") == 0) {
 		p1 = BB_PROP_ROTATION;
-		sc = DEG_RAD;
+		sc = BB__DEG;
 		if (sp->v3)
 			nm.a = "angle";
 	} else if (strcmp(kind, "translate") == 0 || strcmp(kind, "scale") == 0 ||
@@ -226,7 +225,7 @@ static bb_status bone_timeline(struct bb__sp_anim *am, int bone, const char *kin
 		} else if (kind[1] == 'h') {
 			p1 = BB_PROP_SHEAR;
 			p2 = BB_PROP_SKEW;
-			sc = DEG_RAD;
+			sc = BB__DEG;
 		}
 	} else if (!sp->v3 && (strcmp(kind, "translatex") == 0 || strcmp(kind, "translatey") == 0)) {
 		one_prop = kind[9] == 'x' ? BB_PROP_X : BB_PROP_Y;
@@ -236,7 +235,7 @@ static bb_status bone_timeline(struct bb__sp_anim *am, int bone, const char *kin
 		nm.def_a = 1;
 	} else if (!sp->v3 && (strcmp(kind, "shearx") == 0 || strcmp(kind, "sheary") == 0)) {
 		one_prop = kind[5] == 'x' ? BB_PROP_SHEAR : BB_PROP_SKEW;
-		sc = DEG_RAD;
+		sc = BB__DEG;
 	} else if (!sp->v3 && strcmp(kind, "inherit") == 0) {
 		return bb__jfail(&sp->j, NULL, "internal: inherit");
 	} else {

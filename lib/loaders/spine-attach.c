@@ -12,7 +12,6 @@
 #include "core/util.h"
 #include "loaders/spine.h"
 
-#define DEG_RAD (M_PI / 180)
 
 enum { MAX_VERTS = 1000000 };
 
@@ -161,7 +160,7 @@ static void region_quad(const bb__sp *sp, const struct region_geom *g,
 	double lx = -g->w / 2 * g->sx + r->off_x * rsx;
 	double ly = -g->h / 2 * g->sy + r->off_y * rsy;
 	double lx2 = lx + r->w * rsx, ly2 = ly + r->h * rsy;
-	double c = cos(g->rotation * DEG_RAD), s = sin(g->rotation * DEG_RAD);
+	double c = cos(g->rotation * BB__DEG), s = sin(g->rotation * BB__DEG);
 	double pw = r->page_w, ph = r->page_h;
 	double u = r->x / pw, v = r->y / ph, u2, v2;
 	/* corners in Spine's order BL, TL, TR, BR */

@@ -24,7 +24,6 @@
 #include "core/util.h"
 #include "loaders/spine.h"
 
-#define DEG_RAD (M_PI / 180)
 
 enum { MAX_VERTS = 1000000 };
 

@@ -25,7 +25,6 @@
 #include "core/util.h"
 #include "loaders/spine.h"
 
-#define DEG_RAD (M_PI / 180)
 
 /* ---- helpers ----------------------------------------------------------- */
 
@@ -223,11 +222,11 @@ static bb_status read_bone(bb__sp *sp, json_t *jb, bb_bone *b, int index)
 	b->length = v[0];
 	b->setup.x = v[1];
 	b->setup.y = v[2];
-	b->setup.rotation = v[3] * DEG_RAD;
+	b->setup.rotation = v[3] * BB__DEG;
 	b->setup.sx = v[4];
 	b->setup.sy = v[5];
-	b->setup.shear = v[6] * DEG_RAD;
-	b->setup.skew = v[7] * DEG_RAD;
+	b->setup.shear = v[6] * BB__DEG;
+	b->setup.skew = v[7] * BB__DEG;
 	b->inherit = bb__sp_inherit(mode);
 	b->flags = BB_INHERIT_ALL;
 	return bb__jbool(&sp->j, jb, "skin", 0, &b->skin_required);
@@ -411,8 +410,8 @@ static bb_status read_transform(bb__sp *sp, json_t *jc, bb_constraint *c)
 	    (s = bb__sp_num(sp, jc, "scaleY", 0, &c->u.tc.scale_y)) != BB_OK ||
 	    (s = bb__sp_num(sp, jc, "shearY", 0, &v[1])) != BB_OK)
 		return s;
-	c->u.tc.rotation = v[0] * DEG_RAD;
-	c->u.tc.shear_y = v[1] * DEG_RAD;
+	c->u.tc.rotation = v[0] * BB__DEG;
+	c->u.tc.shear_y = v[1] * BB__DEG;
 	if (c->u.tc.local && sp->a->bones[c->bones[0]].parent < 0)
 		return bb__jfail(&sp->j, "bones", "a local transform constraint cannot "
 		                 "move the root bone");
@@ -465,7 +464,7 @@ static bb_status read_path(bb__sp *sp, json_t *jc, bb_constraint *c)
 	c->u.path.position = (bb_path_position)pm;
 	c->u.path.spacing = (bb_path_spacing)sm;
 	c->u.path.rotate = (bb_path_rotate)rm;
-	c->u.path.rotation = rot * DEG_RAD;
+	c->u.path.rotation = rot * BB__DEG;
 	if (sp->v3) {
 		double t;
 
