@@ -9,6 +9,7 @@
  * patched when the file is finished. */
 #include "config.h"
 
+#include <libdeflate.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,34 +17,10 @@
 #include "image/anim-int.h"
 
 struct bb__apng {
-	uint32_t crc[256];     /* CRC-32 table (per writer: no global state) */
 	bb_image *prev;        /* the previous frame (the canvas after it) */
 	unsigned long seq;     /* next sequence number of fcTL/fdAT */
 	long actl_at;          /* file offset of the acTL chunk */
 };
-
-static void crc_init(uint32_t *crc_table)
-{
-	uint32_t c;
-	int n, k;
-
-	for (n = 0; n < 256; n++) {
-		c = (uint32_t)n;
-		for (k = 0; k < 8; k++)
-			c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
-		crc_table[n] = c;
-	}
-}
-
-static uint32_t crc_update(const uint32_t *crc_table, uint32_t crc,
-                           const uint8_t *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		crc = crc_table[(crc ^ p[i]) & 0xff] ^ (crc >> 8);
-	return crc;
-}
 
 static void put32(uint8_t *p, uint32_t v)
 {
@@ -66,12 +43,16 @@ static int put_chunk(const struct bb__apng *a, FILE *f, const char *type, const 
 	uint8_t head[8], tail[4];
 	uint32_t crc;
 
+	(void)a;
 	put32(head, (uint32_t)(npre + n));
 	memcpy(head + 4, type, 4);
-	crc = crc_update(a->crc, 0xffffffffu, head + 4, 4);
-	crc = crc_update(a->crc, crc, pre, npre);
-	crc = crc_update(a->crc, crc, data, n);
-	put32(tail, crc ^ 0xffffffffu);
+	/* the CRC every PNG chunk of bonebake gets: libdeflate's */
+	crc = libdeflate_crc32(0, head + 4, 4);
+	if (npre)
+		crc = libdeflate_crc32(crc, pre, npre);
+	if (n)
+		crc = libdeflate_crc32(crc, data, n);
+	put32(tail, crc);
 	return fwrite(head, 1, 8, f) == 8 &&
 	       (npre == 0 || fwrite(pre, 1, npre, f) == npre) &&
 	       (n == 0 || fwrite(data, 1, n, f) == n) &&
@@ -95,7 +76,6 @@ bb_status bb__apng_open(bb_anim_writer *w, bb_error *err)
 	w->apng = calloc(1, sizeof *w->apng);
 	if (!w->apng)
 		return bb_error_set(err, BB_ERR_NOMEM, w->path, NULL, "out of memory");
-	crc_init(w->apng->crc);
 	if (fwrite(sig, 1, 8, w->f) != 8)
 		return bb_error_set(err, BB_ERR_IO, w->path, NULL, "write failed");
 	return BB_OK;
