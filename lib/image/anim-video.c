@@ -220,8 +220,9 @@ static int io_write(void *user, uint8_t *buf, int size)
 {
 	bb_anim_writer *w = user;
 
+	errno = 0;
 	if (size > 0 && fwrite(buf, 1, (size_t)size, w->f) != (size_t)size)
-		return AVERROR(EIO);
+		return AVERROR(errno ? errno : EIO);   /* ENOSPC: "No space left" */
 	return size;
 }
 

@@ -2,8 +2,9 @@
 # Write errors are never silent (issue: hostile input): standard output on a
 # full device exits 4 with one line; a full disk under render, sheet, pack,
 # pose -o, info -o and diff -o/--html/--json exits 4 and leaves nothing
-# partial (no staging folder, no half file, an earlier output intact); a
-# report aimed at a device is written in place, never renamed over it.
+# partial (no staging folder, no half file, an earlier output intact; a
+# video preview too); a report aimed at a device is written in place, never
+# renamed over it.
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$top_srcdir/tests/cli/lib.sh"
 H="$SAMPLES/humanoid.json"
@@ -69,6 +70,13 @@ expect_rc 4
 nothing_left
 run "$BONEBAKE" pack "$T/a/idle" -o "$small/p" --quiet
 expect_rc 4
+nothing_left
+# a video (ProRes: about 0.5 MB) failing in the muxer's writes
+run "$BONEBAKE" preview "$H" -o "$small/walk.mov" --anim walk --quiet
+expect_rc 4
+expect_err 'walk.mov: write: No space left on device$'
+checks=$((checks + 1))
+[ "$(printf '%s\n' "$err" | wc -l)" = 1 ] || fail "more than one line: $err"
 nothing_left
 run "$BONEBAKE" pose "$H" --anim walk -o "$small/pose.json"
 expect_rc 4
