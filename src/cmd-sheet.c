@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "figure.h"
+#include "outdir.h"
 #include "pack-options.h"
 #include "preview-out.h"
 
@@ -31,10 +32,22 @@ static const char help[] =
 	"canvas as render does (the figure then moves between animations there).\n"
 	"\n"
 	"  -o, --output DIR     output folder (created if missing)\n"
+	"  --variants LIST      scale variants, each rendered again from the\n"
+	"                       skeleton at --scale times its scale S and packed\n"
+	"                       with the same options: S,... or LABEL=S,... (up\n"
+	"                       to 8: 1,2 / @1x=1,@2x=2 / sd=0.5,hd=1).  S alone\n"
+	"                       writes NAME@Sx.* (NAME.* for 1), the suffix\n"
+	"                       PixiJS resolves; LABEL=S writes NAMELABEL.* for\n"
+	"                       a label starting with @ (NAME@2x.*), else\n"
+	"                       NAME-LABEL.*.  Every variant has every format,\n"
+	"                       the same frame names in the same order, its\n"
+	"                       pivots in its own pixels and meta.scale S.\n"
+	"                       Without it meta.scale is 1, whatever --scale.\n"
 	"  --preview webp|gif|apng|webm|mp4|mov\n"
 	"                       also DIR/<anim>.<format>, an animated file or video\n"
 	"                       of the same frames (see preview), written once the\n"
-	"                       sheet is\n"
+	"                       sheet is (from the variant at scale 1, or\n"
+	"                       the first)\n"
 	"  -h, --help           this text\n";
 
 /* One job's frames, kept trimmed as they arrive (what the packer would
@@ -244,26 +257,154 @@ static int write_extras(struct sheet_run *run, const anim_opts *ao,
 	return rc;
 }
 
+/* One scale variant: the files' base name and the scale on top of
+ * --scale (written as meta.scale; 0 without --variants: meta.scale 1). */
+typedef struct variant {
+	char name[OUTDIR_NAME_MAX];
+	double scale;
+} variant;
+
+enum { MAX_VARIANTS = OUTDIR_SETS_MAX };
+
+static int bad_variants(const char *arg, const char *why)
+{
+	return cli_usage_error("sheet", "--variants '%s': %s", arg, why);
+}
+
+/* The file suffix of a NAME= label: "@2x" as it is, "hd" as "-hd". */
+static int label_suffix(const char *label, size_t len, char *out, size_t size)
+{
+	size_t i, digits = 0;
+
+	if (len == 0 || len > 32)
+		return 0;
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)label[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '@' || c == '_' || c == '-' ||
+		      c == '.'))
+			return 0;
+		digits += c >= '0' && c <= '9';
+	}
+	if (digits == len)     /* NAME-<digits> is a multipack page */
+		return 0;
+	snprintf(out, size, "%s%.*s", label[0] == '@' ? "" : "-", (int)len, label);
+	return 1;
+}
+
+/* --variants LIST: comma-separated S or LABEL=S.  Returns 0 or EXIT_USAGE
+ * after printing why. */
+static int parse_variants(const char *arg, const char *base, double base_scale,
+                          variant *v, int *n)
+{
+	const char *p = arg;
+
+	for (*n = 0;; (*n)++) {
+		const char *end = strchr(p, ','), *eq;
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char item[64], suffix[40];
+		int k;
+
+		if (*n == MAX_VARIANTS)
+			return bad_variants(arg, "at most 8 variants");
+		if (len == 0 || len >= sizeof item)
+			return bad_variants(arg, "an empty or overlong entry");
+		memcpy(item, p, len);
+		item[len] = '\0';
+		eq = strchr(item, '=');
+		if (!cli_parse_double(eq ? eq + 1 : item, &v[*n].scale) ||
+		    !(v[*n].scale > 0) || base_scale * v[*n].scale < 1e-4 ||
+		    base_scale * v[*n].scale > 100)
+			return bad_variants(arg, "each entry is a scale S or LABEL=S, "
+			                    "S > 0 and --scale times S in [0.0001, 100]");
+		if (eq && !label_suffix(item, (size_t)(eq - item), suffix, sizeof suffix))
+			return bad_variants(arg, "a LABEL is 1 to 32 letters, digits, "
+			                    "'@', '_', '-' or '.', not only digits");
+		if (!eq && v[*n].scale == 1)
+			suffix[0] = '\0';
+		else if (!eq)
+			snprintf(suffix, sizeof suffix, "@%gx", v[*n].scale);
+		if (snprintf(v[*n].name, sizeof v[*n].name, "%s%s", base, suffix) > 200)
+			return bad_variants(arg, "the file names grow too long");
+		for (k = 0; k < *n; k++)
+			if (strcmp(v[k].name, v[*n].name) == 0)
+				return bad_variants(arg, "two variants write the same files");
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	(*n)++;
+	return 0;
+}
+
+/* Renders the jobs of fo into run and packs them into *sheet; `label`
+ * (or NULL) names the variant in a packing error. */
+static int make_sheet(figure *fig, const fig_opts *fo, const pack_opts *po,
+                      const char *path, const char *label,
+                      struct sheet_run *run, bb_sheet **sheet)
+{
+	cli_progress progress;
+	bb_error err;
+	int rc, j;
+
+	if ((rc = figure_plan_jobs(fig, fo, path, "sheet", &run->jobs, &run->njobs)) != 0)
+		return rc;
+	run->frames = calloc((size_t)run->njobs + 1, sizeof *run->frames);
+	if (!run->frames)
+		return EXIT_INTERNAL;
+	figure_progress_start(&progress, "sheet", fo, run->jobs, run->njobs);
+	for (j = 0; j < run->njobs && rc == 0; j++) {
+		size_t nf = (size_t)run->jobs[j].plan.frames;
+		struct frames *f = &run->frames[j];
+
+		f->img = calloc(nf, sizeof *f->img);
+		f->x = calloc(nf, sizeof *f->x);
+		f->y = calloc(nf, sizeof *f->y);
+		f->trim = !po->pack.no_trim;
+		f->alpha_max = po->pack.trim_alpha;
+		if (!f->img || !f->x || !f->y)
+			rc = EXIT_INTERNAL;
+		else
+			rc = figure_render(&run->jobs[j], fo, &progress, keep_frame, f);
+	}
+	cli_progress_end(&progress);
+	if (rc == 0)
+		rc = figure_strict_check(fo, "sheet");
+	if (rc == 0 && (rc = describe(run)) == 0 &&
+	    bb_pack_frames(run->in, run->nin, run->anims, (size_t)run->njobs,
+	                   &po->pack, sheet, &err) != BB_OK) {
+		if (label && !err.file[0])
+			snprintf(err.file, sizeof err.file, "%.120s (%.120s)",
+			         bb_model_source(fig->model), label);
+		rc = cli_fail_about(&err, bb_model_source(fig->model));
+	}
+	return rc;
+}
+
 int cmd_sheet(int argc, char **argv)
 {
 	static const struct option own[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "variants", required_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct option opts[96];
-	struct sheet_run run;
+	struct sheet_run run[MAX_VARIANTS];
+	variant var[MAX_VARIANTS];
+	bb_sheet *sheet[MAX_VARIANTS] = { 0 };
+	bb_sheet_files *files[MAX_VARIANTS] = { 0 };
+	const char *names[MAX_VARIANTS];
 	fig_opts fo;
 	pack_opts po;
 	anim_opts ao;
 	figure fig;
-	bb_sheet *sheet = NULL;
-	const char *outpath = NULL;
+	const char *outpath = NULL, *variants = NULL;
 	bb_error err;
-	cli_progress progress;
-	int c, rc, j;
+	int c, rc, v, nvar = 1, extras = 0;
 
-	memset(&run, 0, sizeof run);
+	memset(run, 0, sizeof run);
 	fig_opts_init(&fo);
 	pack_opts_init(&po);
 	anim_opts_init(&ao);
@@ -273,6 +414,8 @@ int cmd_sheet(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		if (c == 'o') {
 			outpath = optarg;
+		} else if (c == 'V') {
+			variants = optarg;
 		} else if (c == 'h') {
 			fputs(help, stdout);
 			fputs(fig_help, stdout);
@@ -295,44 +438,48 @@ int cmd_sheet(int argc, char **argv)
 	if ((rc = pack_finish(&po, "sheet")) != 0 ||
 	    (rc = anim_check(&ao, "sheet")) != 0)
 		return rc;
+	snprintf(var[0].name, sizeof var[0].name, "%s", po.write.name);
+	var[0].scale = 0;
+	if (variants &&
+	    (rc = parse_variants(variants, po.write.name, fo.scale, var, &nvar)) != 0)
+		return rc;
+	/* previews and contact sheets: from the variant at scale 1, else the
+	 * first */
+	for (v = 0; v < nvar; v++)
+		if (var[v].scale == 1) {
+			extras = v;
+			break;
+		}
 	po.pack.threads = po.write.threads = cli_jobs(fo.jobs);
-	if ((rc = figure_load(&fig, &fo, argv[optind], "sheet")) != 0 ||
-	    (rc = figure_plan_jobs(&fig, &fo, argv[optind], "sheet", &run.jobs, &run.njobs)) != 0)
+	if ((rc = figure_load(&fig, &fo, argv[optind], "sheet")) != 0)
 		goto out;
-	run.frames = calloc((size_t)run.njobs + 1, sizeof *run.frames);
-	if (!run.frames) {
-		rc = EXIT_INTERNAL;
-		goto out;
-	}
-	figure_progress_start(&progress, "sheet", &fo, run.jobs, run.njobs);
-	for (j = 0; j < run.njobs && rc == 0; j++) {
-		size_t nf = (size_t)run.jobs[j].plan.frames;
+	for (v = 0; v < nvar && rc == 0; v++) {
+		fig_opts vo = fo;
+		bb_sheet_write_options wo = po.write;
+		char label[OUTDIR_NAME_MAX + 48];
 
-		run.frames[j].img = calloc(nf, sizeof *run.frames[j].img);
-		run.frames[j].x = calloc(nf, sizeof *run.frames[j].x);
-		run.frames[j].y = calloc(nf, sizeof *run.frames[j].y);
-		run.frames[j].trim = !po.pack.no_trim;
-		run.frames[j].alpha_max = po.pack.trim_alpha;
-		if (!run.frames[j].img || !run.frames[j].x || !run.frames[j].y)
-			rc = EXIT_INTERNAL;
-		else
-			rc = figure_render(&run.jobs[j], &fo, &progress, keep_frame,
-			                   &run.frames[j]);
+		if (var[v].scale > 0)
+			vo.scale = fo.scale * var[v].scale;
+		wo.name = names[v] = var[v].name;
+		wo.scale = var[v].scale;
+		snprintf(label, sizeof label, "variant %.210s, scale %g", var[v].name,
+		         var[v].scale);
+		rc = make_sheet(&fig, &vo, &po, argv[optind], variants ? label : NULL,
+		                &run[v], &sheet[v]);
+		if (rc == 0 && bb_sheet_encode(sheet[v], &wo, &files[v], &err) != BB_OK)
+			rc = cli_fail(&err);
 	}
-	cli_progress_end(&progress);
 	if (rc == 0)
-		rc = figure_strict_check(&fo, "sheet");
-	if (rc == 0 && (rc = describe(&run)) == 0 &&
-	    bb_pack_frames(run.in, run.nin, run.anims, (size_t)run.njobs, &po.pack,
-	                   &sheet, &err) != BB_OK)
-		rc = cli_fail_about(&err, bb_model_source(fig.model));
-	if (rc == 0)
-		rc = pack_write(sheet, &po, outpath, fo.quiet);
+		rc = pack_write_sets((const bb_sheet *const *)sheet, files, names, nvar,
+		                     outpath, fo.quiet);
 	if (rc == 0 && (ao.has_format || ao.contact))
-		rc = write_extras(&run, &ao, outpath, fo.quiet);
+		rc = write_extras(&run[extras], &ao, outpath, fo.quiet);
 out:
-	bb_sheet_free(sheet);
-	run_free(&run);
+	for (v = 0; v < nvar; v++) {
+		bb_sheet_files_free(files[v]);
+		bb_sheet_free(sheet[v]);
+		run_free(&run[v]);
+	}
 	figure_free(&fig);
 	return rc;
 }

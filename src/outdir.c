@@ -193,8 +193,18 @@ static int in_set(const char *name, const char *set)
 	return *p == '.' && p[1] && !strchr(p + 1, '/') && !strchr(p + 1, '.');
 }
 
-/* 1 when dest holds only the set's files and bonebake's own. */
-static int only_the_set(const char *dest, const char *set)
+static int in_sets(const char *name, const outdir *d)
+{
+	int i;
+
+	for (i = 0; i < d->nsets; i++)
+		if (in_set(name, d->set[i]))
+			return 1;
+	return 0;
+}
+
+/* 1 when dest holds only the sets' files and bonebake's own. */
+static int only_the_set(const char *dest, const outdir *od)
 {
 	DIR *d = opendir(dest);
 	struct dirent *e;
@@ -204,12 +214,18 @@ static int only_the_set(const char *dest, const char *set)
 		return 1;
 	while (only && (e = readdir(d)) != NULL)
 		only = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
-		       strncmp(e->d_name, ".bonebake-", 10) == 0 || in_set(e->d_name, set);
+		       strncmp(e->d_name, ".bonebake-", 10) == 0 || in_sets(e->d_name, od);
 	closedir(d);
 	return only;
 }
 
 int outdir_open_set(outdir *d, const char *dest, const char *set)
+{
+	return outdir_open_sets(d, dest, &set, 1);
+}
+
+int outdir_open_sets(outdir *d, const char *dest, const char *const *sets,
+                     int n)
 {
 	char parent[OUTDIR_DEST_MAX], templ[sizeof d->stage], prefix[OUTDIR_NAME_MAX + 32];
 	const char *base = strrchr(dest, '/');
@@ -219,7 +235,8 @@ int outdir_open_set(outdir *d, const char *dest, const char *set)
 
 	if ((rc = start(d, dest)) != 0)
 		return rc;
-	snprintf(d->set, sizeof d->set, "%s", set);
+	for (d->nsets = 0; d->nsets < n && d->nsets < OUTDIR_SETS_MAX; d->nsets++)
+		snprintf(d->set[d->nsets], sizeof d->set[0], "%s", sets[d->nsets]);
 	base = base ? base + 1 : dest;
 	snprintf(parent, sizeof parent, "%.*s", (int)(base - dest), dest);
 	if (!parent[0])
@@ -227,7 +244,7 @@ int outdir_open_set(outdir *d, const char *dest, const char *set)
 	snprintf(prefix, sizeof prefix, ".%.200s%s", base, STAGE);
 	if (base[0] && strcmp(base, ".") != 0 && strcmp(base, "..") != 0 &&
 	    bb_mkdirs(parent, NULL, &err) == BB_OK &&
-	    (stat(dest, &st) != 0 || (S_ISDIR(st.st_mode) && only_the_set(dest, set)))) {
+	    (stat(dest, &st) != 0 || (S_ISDIR(st.st_mode) && only_the_set(dest, d)))) {
 		/* the folder is the set: stage a sibling and swap it in */
 		sweep(parent, prefix);
 		snprintf(templ, sizeof templ, "%s/%sXXXXXX", parent, prefix);
@@ -356,7 +373,7 @@ static int commit_entries(outdir *d)
 			remove_tree(from);
 		}
 	}
-	if (rc == 0 && d->set[0]) {
+	if (rc == 0 && d->nsets > 0) {
 		/* the old sheet's files the new one does not have */
 		DIR *dir = opendir(d->dest);
 		struct dirent *e;
@@ -365,7 +382,7 @@ static int commit_entries(outdir *d)
 			char p[OUTDIR_PATH_MAX];
 			size_t k;
 
-			if (!in_set(e->d_name, d->set))
+			if (!in_sets(e->d_name, d))
 				continue;
 			for (k = 0; names[k] && strcmp(names[k], e->d_name) != 0; k++)
 				;

@@ -24,12 +24,13 @@
 /* Longest destination folder, and longest path inside the staging folder
  * (the folder, the staging name and a relative path of up to PATH_MAX). */
 enum { OUTDIR_DEST_MAX = PATH_MAX, OUTDIR_PATH_MAX = 2 * PATH_MAX + 64,
-       OUTDIR_NAME_MAX = 256 };
+       OUTDIR_NAME_MAX = 256, OUTDIR_SETS_MAX = 8 };
 
 typedef struct outdir {
 	char dest[OUTDIR_DEST_MAX];       /* the folder the user named */
 	char stage[OUTDIR_DEST_MAX + 320]; /* the staging folder ("": moved) */
-	char set[OUTDIR_NAME_MAX];        /* set mode: the sheet's name */
+	char set[OUTDIR_SETS_MAX][OUTDIR_NAME_MAX]; /* set mode: sheet names */
+	int nsets;
 	int whole;                        /* set mode: stage replaces dest */
 	int created_dest;                 /* we made dest: remove it on failure */
 	int lock_fd;                      /* the staging folder's lock */
@@ -41,6 +42,10 @@ typedef struct outdir {
 int outdir_open(outdir *d, const char *dest);
 /* Set mode for the sheet named `set`. */
 int outdir_open_set(outdir *d, const char *dest, const char *set);
+/* Set mode for n (<= OUTDIR_SETS_MAX) sheets together (scale variants):
+ * their files are one output set. */
+int outdir_open_sets(outdir *d, const char *dest, const char *const *sets,
+                     int n);
 /* Path of `rel` inside the staging folder. Returns 0 if too long. */
 int outdir_path(const outdir *d, const char *rel, char *buf, size_t size);
 /* Creates a sub-folder of the staging folder. Returns an exit code. */

@@ -219,40 +219,51 @@ int pack_finish(pack_opts *o, const char *cmd)
 	return 0;
 }
 
+int pack_write_sets(const bb_sheet *const *s, bb_sheet_files *const *files,
+                    const char *const *names, int n, const char *dest,
+                    int quiet)
+{
+	outdir od;
+	bb_error err;
+	size_t i;
+	int rc, v;
+
+	if (n < 1 || n > OUTDIR_SETS_MAX)
+		return EXIT_INTERNAL;
+	if ((rc = outdir_open_sets(&od, dest, names, n)) != 0)
+		return rc;
+	for (v = 0; v < n; v++)
+		if (bb_sheet_files_write(files[v], od.stage, &err) != BB_OK) {
+			/* name the file in the destination, not the staging folder */
+			snprintf(err.file, sizeof err.file, "%s", dest);
+			rc = cli_fail(&err);
+			outdir_abort(&od);
+			return rc;
+		}
+	rc = outdir_commit(&od);
+	for (v = 0; rc == 0 && !quiet && v < n; v++) {
+		for (i = 0; i < s[v]->n_pages; i++)
+			printf("%s/%s: %dx%d\n", dest, files[v]->files[i].name,
+			       s[v]->page_w[i], s[v]->page_h[i]);
+		for (; i < files[v]->n; i++)
+			printf("%s/%s\n", dest, files[v]->files[i].name);
+		printf("%zu frames, %zu sprites, %zu page%s, occupancy %.1f%%\n",
+		       s[v]->n_frames, s[v]->n_sprites, s[v]->n_pages,
+		       s[v]->n_pages == 1 ? "" : "s", 100.0 * bb_sheet_occupancy(s[v]));
+	}
+	return rc;
+}
+
 int pack_write(const bb_sheet *s, const pack_opts *o, const char *dest,
                int quiet)
 {
 	bb_sheet_files *files = NULL;
-	outdir od;
 	bb_error err;
-	size_t i;
 	int rc;
 
 	if (bb_sheet_encode(s, &o->write, &files, &err) != BB_OK)
 		return cli_fail(&err);
-	if ((rc = outdir_open_set(&od, dest, o->write.name)) != 0) {
-		bb_sheet_files_free(files);
-		return rc;
-	}
-	if (bb_sheet_files_write(files, od.stage, &err) != BB_OK) {
-		/* name the file in the destination, not the staging folder */
-		snprintf(err.file, sizeof err.file, "%s", dest);
-		rc = cli_fail(&err);
-		outdir_abort(&od);
-		bb_sheet_files_free(files);
-		return rc;
-	}
-	rc = outdir_commit(&od);
-	if (rc == 0 && !quiet) {
-		for (i = 0; i < s->n_pages; i++)
-			printf("%s/%s: %dx%d\n", dest, files->files[i].name,
-			       s->page_w[i], s->page_h[i]);
-		for (; i < files->n; i++)
-			printf("%s/%s\n", dest, files->files[i].name);
-		printf("%zu frames, %zu sprites, %zu page%s, occupancy %.1f%%\n",
-		       s->n_frames, s->n_sprites, s->n_pages,
-		       s->n_pages == 1 ? "" : "s", 100.0 * bb_sheet_occupancy(s));
-	}
+	rc = pack_write_sets(&s, &files, &o->write.name, 1, dest, quiet);
 	bb_sheet_files_free(files);
 	return rc;
 }

@@ -38,5 +38,10 @@ void pack_merge_options(struct option *tab, int n);
  * Returns an exit code (errors already printed). */
 int pack_write(const bb_sheet *s, const pack_opts *o, const char *dest,
                int quiet);
+/* The same for n (<= OUTDIR_SETS_MAX) sheets already encoded (files[i],
+ * named names[i]): one output set, all written or none. */
+int pack_write_sets(const bb_sheet *const *s, bb_sheet_files *const *files,
+                    const char *const *names, int n, const char *dest,
+                    int quiet);
 
 #endif

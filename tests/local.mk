@@ -32,8 +32,8 @@ TESTS += tests/oracle/dragonbones.sh
 EXTRA_DIST += tests/oracle/dragonbones.sh tests/oracle/compare-dragonbones.py
 TESTS += tests/cli/sheet.sh tests/cli/modes.sh tests/cli/foreign.sh tests/cli/options.sh
 EXTRA_DIST += tests/cli/sheet.sh tests/cli/modes.sh tests/cli/foreign.sh tests/cli/options.sh
-TESTS += tests/cli/sheet-pivots.sh
-EXTRA_DIST += tests/cli/sheet-pivots.sh tests/cli/engine-place.py
+TESTS += tests/cli/sheet-pivots.sh tests/cli/sheet-variants.sh
+EXTRA_DIST += tests/cli/sheet-pivots.sh tests/cli/sheet-variants.sh tests/cli/engine-place.py
 TESTS += tests/cli/bad-dragonbones.sh
 EXTRA_DIST += tests/cli/bad-dragonbones.sh
 check_PROGRAMS += tests/unit/check-dragonbones
@@ -140,6 +140,7 @@ EXTRA_DIST += tests/cli/setup-pose.sh tests/cli/dragonbones-atlas.sh tests/cli/c
 TESTS += tests/engines/roundtrip.sh
 EXTRA_DIST += tests/engines/roundtrip.sh tests/engines/roundtrip.mjs \
 	tests/engines/pixi.html tests/engines/phaser.html tests/engines/capture.js \
+	tests/engines/pixi-variants.html tests/engines/phaser-variants.html \
 	tests/node/package.json tests/node/package-lock.json
 
 # make install into a temporary DESTDIR; a program built with pkg-config

@@ -36,7 +36,7 @@ gives where the render's figure origin (RENDER/<anim>/frames.json) lands
 on the screen.  Prints one JSON object: per format, the list of
 [animation, frame, origin x, origin y] in screen pixels (y down).
 
-usage: engine-place.py FORMAT SHEET_DIR RENDER_DIR
+usage: engine-place.py FORMAT SHEET_DIR RENDER_DIR [NAME]   (NAME: sheet)
 """
 import json
 import os
@@ -107,7 +107,7 @@ def nums(s):
 # (sx, sy) the screen position of that rectangle's top-left, y down).
 
 def read_json(d):
-    meta = json.load(open(os.path.join(d, "sheet.json")))
+    meta = json.load(open(os.path.join(d, NAME + ".json")))
     for name, f in meta["frames"].items():
         anim, idx = name.rsplit("_", 1)
         r, src, size, anc = f["frame"], f["spriteSourceSize"], f["sourceSize"], f["anchor"]
@@ -117,7 +117,7 @@ def read_json(d):
 
 
 def read_godot(d):
-    text = open(os.path.join(d, "sheet.tres")).read()
+    text = open(os.path.join(d, NAME + ".tres")).read()
     pages = dict((i, p) for p, i in re.findall(
         r'\[ext_resource type="Texture2D" path="([^"]*)" id="([^"]*)"\]', text))
     tex = {}
@@ -139,7 +139,7 @@ def read_godot(d):
 
 
 def read_libgdx(d):
-    lines = open(os.path.join(d, "sheet.atlas")).read().split("\n")
+    lines = open(os.path.join(d, NAME + ".atlas")).read().split("\n")
     page, region, out = None, None, []
 
     def flush():
@@ -183,7 +183,7 @@ def read_libgdx(d):
 
 
 def read_cocos2d(d, anchor):
-    p = plistlib.load(open(os.path.join(d, "sheet.plist"), "rb"))
+    p = plistlib.load(open(os.path.join(d, NAME + ".plist"), "rb"))
     assert p["metadata"]["format"] == 3
     page = p["metadata"]["textureFileName"]
     for name, f in p["frames"].items():
@@ -199,6 +199,9 @@ def read_cocos2d(d, anchor):
         qx = dx + (W - w) / 2 - ax * W
         qy = dy + (H - h) / 2 - ay * H
         yield anim, int(idx), page, (int(x), int(y), int(w), int(h)), (qx, -(qy + h))
+
+
+NAME = sys.argv[4] if len(sys.argv) > 4 else "sheet"
 
 
 def main():
@@ -225,4 +228,5 @@ def main():
     print(json.dumps(placed))
 
 
-main()
+if __name__ == "__main__":
+    main()

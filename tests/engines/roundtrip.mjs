@@ -8,7 +8,8 @@
 // returns the frames it drew; each is written to OUT/<job id>/<name>.png
 // (straight RGBA), OUT/<job id>/engine.json lists what the engine
 // reported (rotated, trimmed, pivot, animations) and rotated.txt the names
-// of the frames it took as rotated.
+// of the frames it took as rotated.  A page that returns `boxes` (the
+// *-variants pages) gets them written to OUT/<job id>/boxes.json.
 import fs from 'fs';
 import path from 'path';
 import { createRequire } from 'module';
@@ -71,6 +72,12 @@ try {
 			continue;
 		}
 		const dir = path.join(out, job.id);
+		if (result.boxes) {       // the variants pages: drawn rectangles
+			fs.mkdirSync(dir, { recursive: true });
+			fs.writeFileSync(path.join(dir, 'boxes.json'), JSON.stringify(result.boxes, null, 1));
+			console.log(`${job.id}: ${result.boxes.length} frames drawn`);
+			continue;
+		}
 		const meta = { pages: result.pages, animations: result.animations, frames: [] };
 		for (const f of result.frames) {
 			const png = new PNG({ width: f.w, height: f.h });

@@ -64,7 +64,9 @@ sheet multi-rot "$@" --rotate --multipack --max-size 160 --format json
 sheet single "$@" --format json,phaser3
 sheet array "$@" --format json-array
 sheet multi "$@" --multipack --max-size 160 --format json,phaser3
-cp "$HERE/pixi.html" "$HERE/phaser.html" "$HERE/capture.js" "$T/site/"
+sheet var "$@" --variants 1,2 --format json
+cp "$HERE/pixi.html" "$HERE/phaser.html" "$HERE/capture.js" "$HERE/pixi-variants.html" \
+	"$HERE/phaser-variants.html" "$T/site/"
 
 # the canvas: big enough for the largest untrimmed frame; expected pivots
 W=0 H=0
@@ -98,9 +100,18 @@ sep=
 	job phaser-multiatlas phaser.html multiatlas=sheets/single/sheet.multiatlas.json path=sheets/single/
 	job phaser-multiatlas-multipack phaser.html multiatlas=sheets/multi/sheet.multiatlas.json path=sheets/multi/ anims=sheets/multi/sheet.multiatlas.json
 	job phaser-rotated phaser.html image=sheets/single-rot/sheet.png json=sheets/single-rot/sheet.json
+	# scale variants: wave then idle on one sprite at (W0, H0) of a
+	# canvas twice the largest frame
+	W0=$W H0=$H W=$((2 * W0)) H=$((2 * H0))
+	v=sheets/var
+	job pixi-var-1 pixi-variants.html sheet=$v/sheet.json x=$W0 y=$H0 play=wave,idle
+	job pixi-var-2 pixi-variants.html sheet=$v/sheet@2x.json x=$W0 y=$H0 play=wave,idle
+	job phaser-var-1 phaser-variants.html key=sheet image=$v/sheet.png json=$v/sheet.json x=$W0 y=$H0 play=wave,idle
+	job phaser-var-2 phaser-variants.html key=sheet@2x image=$v/sheet@2x.png json=$v/sheet@2x.json x=$W0 y=$H0 play=wave,idle
+	W=$W0 H=$H0
 	printf ']\n'
 } >"$T/jobs.json"
-ids=$(sed -n 's/.*"id": "\([^"]*\)".*/\1/p' "$T/jobs.json" | grep -v '^phaser-rotated$')
+ids=$(sed -n 's/.*"id": "\([^"]*\)".*/\1/p' "$T/jobs.json" | grep -v '^phaser-rotated$' | grep -v -- '-var-')
 
 timeout 300 node "$HERE/roundtrip.mjs" "$NM" "$T/site" "$T/out" "$T/jobs.json" >"$T/node.out" 2>"$T/node.err"
 rc=$?
@@ -167,6 +178,47 @@ for anim, a in got.items():
 PY
 	checks=$((checks + 1))
 done
+
+# Scale variants (sheet --variants 1,2): the @1x and @2x sheets drawn by
+# PixiJS (which takes meta.scale 2 as the texture resolution) and by Phaser
+# 3 (the sprite scaled by 1 / meta.scale, as a Phaser user does: Phaser
+# reads no scale from the sheet), both filtering linearly.  Every frame of
+# wave then idle, played on one sprite: the figure has the same size and
+# place in both variants (each edge of its rectangle of alpha >= 128
+# within 1 px), and at @1x the figure origin -- where the render's drawn
+# rectangle says it is -- lands exactly on the sprite's position in every
+# frame, before and after switching from wave to idle.
+python3 - "$T/out" "$T/src" "$W" "$H" "$top_srcdir/tests/cli/engine-place.py" <<'PY' || fail "scale variants: the engines draw them wrong"
+import importlib.util, json, os, sys
+out, src, W, H, place = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+spec = importlib.util.spec_from_file_location("place", place)
+pl = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(pl)
+want = []
+for anim in ("wave", "idle"):
+    fj = json.load(open(os.path.join(src, anim, "frames.json")))
+    want += [(anim, i, os.path.splitext(f["file"])[0], fj["origin"]) for i, f in enumerate(fj["frames"])]
+for engine in ("pixi", "phaser"):
+    b1 = json.load(open(os.path.join(out, engine + "-var-1", "boxes.json")))
+    b2 = json.load(open(os.path.join(out, engine + "-var-2", "boxes.json")))
+    assert [b["name"] for b in b1] == [w[2] for w in want], (engine, [b["name"] for b in b1][:4])
+    assert [b["name"] for b in b2] == [w[2] for w in want], (engine, "@2x")
+    worst = moved = 0
+    for (anim, i, name, origin), x, y in zip(want, b1, b2):
+        assert x["solid"] and y["solid"], (engine, name, "nothing drawn")
+        d = max(abs(p - q) for p, q in zip(x["solid"], y["solid"]))
+        assert d <= 1, (engine, name, "@1x", x["solid"], "@2x", y["solid"])
+        worst = max(worst, d)
+        w, h, rows = pl.png_rgba(os.path.join(src, anim, name + ".png"))
+        bx, by, _, _ = pl.drawn_box(rows, w)
+        ox = x["any"][0] - bx + origin["x"]
+        oy = x["any"][1] - by + origin["y"]
+        moved = max(moved, abs(ox - W), abs(oy - H))
+        assert (ox, oy) == (W, H), (engine, name, "origin at", ox, oy, "sprite at", W, H)
+    print("%s: %d frames; @2x vs @1x edges within %d px; @1x origin off the sprite by %d px"
+          % (engine, len(b1), worst, moved))
+PY
+checks=$((checks + 1))
 
 # Phaser 3 on a rotated sheet: exactly the rotated frames are wrong
 run "$BONEBAKE" diff "$T/src" "$T/out/phaser-rotated" --threshold 0.02 --aa count
