@@ -29,7 +29,7 @@ int cli_exit_code(bb_status s)
 
 int cli_fail(const bb_error *err)
 {
-	char buf[1200];
+	char buf[BB_ERROR_FILE_MAX * 2 + BB_ERROR_PATH_MAX * 2 + BB_ERROR_MSG_MAX * 2 + 64];
 
 	bb_error_format(err, buf, sizeof buf);
 	fprintf(stderr, "bonebake: %s\n", buf);
@@ -43,16 +43,37 @@ int cli_fail_about(bb_error *err, const char *file)
 	return cli_fail(err);
 }
 
+/* Prints `head`, then the message formatted from fmt with what could act
+ * on a terminal escaped (bb_text_escape), then `tail`. */
+static void print_escaped(const char *head, const char *tail, const char *fmt,
+                          va_list ap)
+{
+	char text[4096], safe[4 * sizeof text];
+
+	vsnprintf(text, sizeof text, fmt, ap);
+	fprintf(stderr, "%s%s%s", head, bb_text_escape(text, safe, sizeof safe), tail);
+}
+
 int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	char head[64];
+	va_list ap;
+
+	snprintf(head, sizeof head, "bonebake %s: ", cmd);
+	va_start(ap, fmt);
+	print_escaped(head, "\n", fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "Try 'bonebake %s --help'.\n", cmd);
+	return EXIT_USAGE;
+}
+
+void cli_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "bonebake %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	print_escaped("bonebake: ", "\n", fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry 'bonebake %s --help'.\n", cmd);
-	return EXIT_USAGE;
 }
 
 /* Edit distance between a[0..na) and b[0..nb) (Levenshtein, adjacent
@@ -197,16 +218,22 @@ long cli_warning_count(void)
 	return __atomic_load_n(&warnings, __ATOMIC_SEQ_CST);
 }
 
+const char *cli_text(const char *s)
+{
+	static char slots[4][4096];
+	static unsigned next;
+
+	return bb_text_escape(s, slots[next++ % 4], sizeof slots[0]);
+}
+
 void cli_warn(const char *fmt, ...)
 {
 	va_list ap;
 
 	__atomic_add_fetch(&warnings, 1, __ATOMIC_SEQ_CST);
-	fprintf(stderr, "bonebake: warning: ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	print_escaped("bonebake: warning: ", "\n", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 static double now(void)
@@ -253,8 +280,10 @@ static void show(cli_progress *p, double t)
 		fprintf(stderr, ", \"done\": %ld, \"total\": %ld, \"rate\": %.1f, "
 		        "\"eta\": %.1f}\n", p->done, p->total, rate, eta);
 	} else {
+		char label[1024];
+
 		fprintf(stderr, "\r\033[K%s %ld/%ld %s (%d%%), %.1f/s, %ld:%02ld left",
-		        p->label, p->done, p->total, p->unit,
+		        bb_text_escape(p->label, label, sizeof label), p->done, p->total, p->unit,
 		        (int)(p->done * 100 / p->total), rate, (long)eta / 60,
 		        (long)eta % 60);
 	}
@@ -438,10 +467,26 @@ void cli_json_string(FILE *f, const char *s)
 		case '\r': fputs("\\r", f); break;
 		case '\t': fputs("\\t", f); break;
 		default:
-			if (*p < 0x20)
+			if (*p < 0x20 || *p == 0x7f) {
 				fprintf(f, "\\u%04x", *p);
-			else
+			} else if (*p >= 0x80) {
+				/* C1 controls and bidi characters as \u escapes, like
+				 * bb_text_escape; other UTF-8 as it is */
+				char one[8], safe[32];
+				size_t n = 1;
+
+				while (n < 4 && (p[n] & 0xc0) == 0x80)
+					n++;
+				snprintf(one, sizeof one, "%.*s", (int)n, (const char *)p);
+				bb_text_escape(one, safe, sizeof safe);
+				if (strncmp(safe, "\\u{", 3) == 0)
+					fprintf(f, "\\u%.4s", safe + 3);
+				else
+					fputs(one, f);
+				p += n - 1;
+			} else {
 				fputc(*p, f);
+			}
 		}
 	}
 	fputc('"', f);

@@ -49,6 +49,15 @@ int cli_bad_option(const char *cmd, char **argv, const struct option *opts);
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Warnings printed so far by cli_warn (for --strict). */
 long cli_warning_count(void);
+/* Prints "bonebake: <message>" and a newline to stderr.  The message of
+ * this, cli_warn and cli_usage_error goes through bb_text_escape: names
+ * taken from files cannot reach the terminal or a CI log as control or
+ * bidirectional characters. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A name from a file made safe to print as text (bb_text_escape), in one
+ * of four static buffers reused in turn (so up to four in one printf);
+ * long names are cut at about 1000 characters.  Main thread only. */
+const char *cli_text(const char *s);
 
 /* Progress on stderr for long work.  Modes: CLI_PROGRESS_AUTO (a single
  * rewritten line when stderr is a terminal, nothing otherwise),

@@ -215,8 +215,8 @@ static int start_child(struct batch_run *r, int job, struct child *c)
 	if (i != 0) {
 		close(p[0]);
 		unlink(c->deps);
-		fprintf(stderr, "bonebake batch: %s: cannot start: %s\n", j->name,
-		        strerror(i));
+		fprintf(stderr, "bonebake batch: %s: cannot start: %s\n",
+		        cli_text(j->name), strerror(i));
 		return EXIT_INTERNAL;
 	}
 	c->fd = p[0];
@@ -342,8 +342,11 @@ static void json_warning(const char *line, int len, int index)
 
 static void text_warning(const char *line, int len, int index)
 {
+	char text[4096];
+
 	(void)index;
-	printf("  warning: %.*s\n", len, line);
+	snprintf(text, sizeof text, "%.*s", len, line);
+	printf("  warning: %s\n", cli_text(text));
 }
 
 static void report(const struct batch_run *r, int json, int quiet, int k, int n)
@@ -382,9 +385,9 @@ static void report(const struct batch_run *r, int json, int quiet, int k, int n)
 
 		if (o->status == 3)
 			printf("%s: failed (exit %d)\n",
-			       bb_batch_job_at(r->b, r->sel[i])->name, o->rc);
+			       cli_text(bb_batch_job_at(r->b, r->sel[i])->name), o->rc);
 		else
-			printf("%s: %s", bb_batch_job_at(r->b, r->sel[i])->name,
+			printf("%s: %s", cli_text(bb_batch_job_at(r->b, r->sel[i])->name),
 			       o->status == 1 ? "rendered" : "current (skipped)");
 		if (nw)
 			printf(" with %d warning%s", nw, nw == 1 ? "" : "s");
@@ -413,13 +416,17 @@ static int failures(const struct batch_run *r)
 
 		if (o->status != 3)
 			continue;
-		fprintf(stderr, "bonebake batch: job \"%s\" failed (exit %d)\n", name,
-		        o->rc);
+		fprintf(stderr, "bonebake batch: job \"%s\" failed (exit %d)\n",
+		        cli_text(name), o->rc);
 		for (l = o->msg; l && *l; l = nl + 1) {
 			nl = strchr(l, '\n');
 			if (!nl)
 				break;
-			fprintf(stderr, "bonebake batch: %s: %.*s\n", name, (int)(nl - l), l);
+			char line[4096];
+
+			snprintf(line, sizeof line, "%.*s", (int)(nl - l), l);
+			fprintf(stderr, "bonebake batch: %s: %s\n", cli_text(name),
+			        cli_text(line));
 		}
 		if (!rc)
 			rc = o->rc ? o->rc : EXIT_INTERNAL;
@@ -498,9 +505,8 @@ int cmd_batch(int argc, char **argv)
 		const bb_batch_job *j = bb_batch_job_at(b, i);
 
 		if (!known_command(j->command)) {
-			fprintf(stderr, "bonebake: %s: jobs[%d].command: \"%s\" is not a "
-			        "command a job can run (render, sheet)\n", argv[optind], i,
-			        j->command);
+			cli_error("%s: jobs[%d].command: \"%s\" is not a command a job "
+			          "can run (render, sheet)", argv[optind], i, j->command);
 			rc = EXIT_INPUT;
 			goto out;
 		}
@@ -512,7 +518,7 @@ int cmd_batch(int argc, char **argv)
 		int current = !force && bb_batch_current(j, PACKAGE_VERSION);
 
 		if (list)
-			printf("%s\t%d\t%s\n", j->name, bb_batch_shard(j, n),
+			printf("%s\t%d\t%s\n", cli_text(j->name), bb_batch_shard(j, n),
 			       current ? "current" : "stale");
 		else if (current)
 			r.out[r.sel[i]].status = 2;

@@ -72,7 +72,7 @@ static int scan(struct gallery *g, const char *dir, const char *label, int depth
 		struct anim *a;
 
 		if (g->n == MAX_ANIMS) {
-			fprintf(stderr, "bonebake: %s: more than %d animations\n", dir,
+			cli_error("%s: more than %d animations", dir,
 			        MAX_ANIMS);
 			return EXIT_INPUT;
 		}
@@ -206,12 +206,12 @@ static int copy_file(const char *from, const char *to)
 	int ok = 1;
 
 	if (!in) {
-		fprintf(stderr, "bonebake: %s: %s\n", from, strerror(errno));
+		cli_error("%s: %s", from, strerror(errno));
 		return EXIT_IO;
 	}
 	out = fopen(to, "wb");
 	if (!out) {
-		fprintf(stderr, "bonebake: %s: %s\n", to, strerror(errno));
+		cli_error("%s: %s", to, strerror(errno));
 		fclose(in);
 		return EXIT_IO;
 	}
@@ -220,7 +220,7 @@ static int copy_file(const char *from, const char *to)
 	ok = ok && !ferror(in);
 	fclose(in);
 	if (fclose(out) != 0 || !ok) {
-		fprintf(stderr, "bonebake: %s: cannot write: %s\n", to, strerror(errno));
+		cli_error("%s: cannot write: %s", to, strerror(errno));
 		return EXIT_IO;
 	}
 	return 0;
@@ -341,7 +341,7 @@ static int write_site(const struct gallery *g, outdir *od, const char *title)
 	outdir_path(od, "index.html", path, sizeof path);
 	f = fopen(path, "w");
 	if (!f) {
-		fprintf(stderr, "bonebake: %s/index.html: %s\n", od->dest, strerror(errno));
+		cli_error("%s/index.html: %s", od->dest, strerror(errno));
 		return EXIT_IO;
 	}
 	fputs(gallery_head, f);
@@ -353,7 +353,7 @@ static int write_site(const struct gallery *g, outdir *od, const char *title)
 	fputs(gallery_data_close, f);
 	fputs(gallery_script, f);
 	if (fclose(f) != 0) {
-		fprintf(stderr, "bonebake: %s/index.html: %s\n", od->dest, strerror(errno));
+		cli_error("%s/index.html: %s", od->dest, strerror(errno));
 		return EXIT_IO;
 	}
 	return 0;
@@ -397,7 +397,7 @@ int cmd_gallery(int argc, char **argv)
 		char dir[4096], real[PATH_MAX], label[PATH_MAX];
 
 		if (stat(argv[i], &st) != 0 || !S_ISDIR(st.st_mode)) {
-			fprintf(stderr, "bonebake: %s: %s\n", argv[i], stat(argv[i], &st) != 0
+			cli_error("%s: %s", argv[i], stat(argv[i], &st) != 0
 			        ? strerror(errno) : "not a folder");
 			rc = EXIT_IO;
 			break;
@@ -414,8 +414,8 @@ int cmd_gallery(int argc, char **argv)
 			snprintf(label, sizeof label, "%s", dir);
 		rc = scan(&g, dir, label, 0);
 		if (rc == 0 && g.n == before) {
-			fprintf(stderr, "bonebake: %s: no frames.json found (a folder "
-			        "`bonebake render` wrote)\n", argv[i]);
+			cli_error("%s: no frames.json found (a folder "
+			        "`bonebake render` wrote)", argv[i]);
 			rc = EXIT_INPUT;
 		}
 	}

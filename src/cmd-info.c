@@ -50,7 +50,7 @@ static void print_text(const bb_model *m, const char *path, double fps_opt)
 {
 	int a, i;
 
-	fprintf(out, "%s: %s, %d armature%s\n", path, bb_model_format(m),
+	fprintf(out, "%s: %s, %d armature%s\n", cli_text(path), bb_model_format(m),
 	       bb_model_armature_count(m), bb_model_armature_count(m) == 1 ? "" : "s");
 	for (a = 0; a < bb_model_armature_count(m); a++) {
 		bb_armature_info ai;
@@ -58,7 +58,8 @@ static void print_text(const bb_model *m, const char *path, double fps_opt)
 
 		bb_model_armature_info(m, a, &ai);
 		fps = fps_opt > 0 ? fps_opt : ai.fps > 0 ? ai.fps : CLI_DEFAULT_FPS;
-		fprintf(out, "armature %s%s: %d bones, %d slots, %d meshes, %d IK, ", ai.name,
+		fprintf(out, "armature %s%s: %d bones, %d slots, %d meshes, %d IK, ",
+		        cli_text(ai.name),
 		        bb_model_armature_count(m) > 1 && a == bb_model_default_armature(m)
 		        ? " (default)" : "", ai.bones, ai.slots, ai.meshes, ai.iks);
 		if (ai.constraints)
@@ -66,17 +67,17 @@ static void print_text(const bb_model *m, const char *path, double fps_opt)
 		fprintf(out, "%d events, %g fps\n", ai.events, fps);
 		fprintf(out, "  skins:");
 		for (i = 0; i < ai.skins; i++)
-			fprintf(out, " %s", bb_model_skin_name(m, a, i));
+			fprintf(out, " %s", cli_text(bb_model_skin_name(m, a, i)));
 		fprintf(out, "\n");
 		for (i = 0; i < ai.masks; i++)
-			fprintf(out, "  bone set: %s\n", bb_model_mask_name(m, a, i));
+			fprintf(out, "  bone set: %s\n", cli_text(bb_model_mask_name(m, a, i)));
 		for (i = 0; i < ai.animations; i++) {
 			bb_anim_info an;
 
 			bb_model_anim_info(m, a, i, &an);
 			if (fps_opt <= 0 && an.fps > 0)
 				fps = an.fps;   /* the animation's own rate */
-			fprintf(out, "  %-16s %7.3f s  %4ld frames @ %g fps  %-7s %s%s\n", an.name,
+			fprintf(out, "  %-16s %7.3f s  %4ld frames @ %g fps  %-7s %s%s\n", cli_text(an.name),
 			       an.duration, bb_frame_count(an.duration, fps, an.loop), fps,
 			       an.loop ? "loop" : "once", layer_name(an.layer),
 			       an.setup_pose ? "  (setup pose: the armature has no "

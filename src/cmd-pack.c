@@ -486,7 +486,7 @@ static int check_names(const job *j)
 					else if (!b)
 						b = j->ents[k].path;
 				}
-			fprintf(stderr, "bonebake: two frames named '%s': %s and %s\n",
+			cli_error("two frames named '%s': %s and %s",
 			        sorted[i], a, b);
 			free(sorted);
 			return EXIT_INPUT;

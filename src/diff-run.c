@@ -132,12 +132,12 @@ static int walk(const char *root, const char *rel, struct names *out,
 			break;
 		}
 		if (stat(full, &st) != 0) {
-			fprintf(stderr, "bonebake: %s: %s\n", full, strerror(errno));
+			cli_error("%s: %s", full, strerror(errno));
 			rc = EXIT_IO;
 		} else if (S_ISDIR(st.st_mode)) {
 			if (depth >= WALK_MAX_DEPTH) {
-				fprintf(stderr, "bonebake: %s: folders nested deeper "
-				        "than %d levels\n", full, WALK_MAX_DEPTH);
+				cli_error("%s: folders nested deeper "
+				        "than %d levels", full, WALK_MAX_DEPTH);
 				rc = EXIT_INPUT;
 			} else {
 				rc = walk(root, child, out, meta, skipped, depth + 1);
@@ -579,7 +579,7 @@ void diff_execute(struct diff_run *run, const struct diff_config *cfg)
 		run->count[p->status]++;
 		/* errors in path order, whatever order the threads met them */
 		if (p->status == DS_ERROR)
-			fprintf(stderr, "bonebake: %s\n",
+			cli_error("%s",
 			        p->message ? p->message : "error");
 	}
 	for (i = 0; i < run->nanims; i++)

@@ -362,7 +362,7 @@ static int name_error(const figure *f, const char *path, const char *what,
 	char names[512];
 
 	list_names(names, sizeof names, f->model, f->scene.armature, anims);
-	fprintf(stderr, "bonebake: %s: unknown %s \"%s\" (the file has: %s)\n",
+	cli_error("%s: unknown %s \"%s\" (the file has: %s)",
 	        path, what, name, names[0] ? names : "none");
 	return EXIT_USAGE;
 }
@@ -386,13 +386,13 @@ static int resolve_sets(figure *f, const fig_opts *o, const char *path)
 		snprintf(bone, sizeof bone, "%.*s", (int)(eq - o->sets[i]), o->sets[i]);
 		slot = bb_model_find_slot(f->model, arm, bone);
 		if (slot < 0) {
-			fprintf(stderr, "bonebake: %s: --set: no drawn bone or slot \"%s\"\n",
+			cli_error("%s: --set: no drawn bone or slot \"%s\"",
 			        path, bone);
 			return EXIT_USAGE;
 		}
 		disp = bb_model_find_slot_display(f->model, arm, slot, eq + 1);
 		if (disp < 0) {
-			fprintf(stderr, "bonebake: %s: --set: \"%s\" has no variant \"%s\"\n",
+			cli_error("%s: --set: \"%s\" has no variant \"%s\"",
 			        path, bone, eq + 1);
 			return EXIT_USAGE;
 		}
@@ -470,8 +470,8 @@ int figure_select(figure *f, const fig_opts *o, int armature, const char *path)
 		if ((rc = find_anim(f, path, o->overlay, &f->scene.overlay)) != 0)
 			return rc;
 		if (ai.overlay_mask < 0) {
-			fprintf(stderr, "bonebake: %s: --overlay: armature \"%s\" defines "
-			        "no upper-body bone set\n", path, ai.name);
+			cli_error("%s: --overlay: armature \"%s\" defines "
+			        "no upper-body bone set", path, ai.name);
 			return EXIT_USAGE;
 		}
 		f->scene.has_overlay = 1;
@@ -546,8 +546,8 @@ int figure_load(figure *f, const fig_opts *o, const char *path, const char *cmd)
 				n += (size_t)snprintf(names + n, sizeof names - n, "%s%s",
 				                      i ? ", " : "", ai.name);
 			}
-			fprintf(stderr, "bonebake: %s: unknown armature \"%s\" (the file "
-			        "has: %s)\n", path, o->armature, names);
+			cli_error("%s: unknown armature \"%s\" (the file "
+			        "has: %s)", path, o->armature, names);
 			return EXIT_USAGE;
 		}
 	}

@@ -89,17 +89,92 @@ bb_status bb__where_fail(const bb__where *w, bb_status s, const char *key,
 	return s;
 }
 
+/* The code point of the UTF-8 sequence at p (at most `left` bytes) and its
+ * length in *len; -1 (and *len 1) when it is not well-formed UTF-8. */
+static long utf8_at(const unsigned char *p, size_t left, size_t *len)
+{
+	long c;
+	size_t n, i;
+
+	*len = 1;
+	if (p[0] < 0x80)
+		return p[0];
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, c = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, c = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, c = p[0] & 0x07;
+	else
+		return -1;
+	if (n > left)
+		return -1;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return -1;
+		c = c << 6 | (p[i] & 0x3f);
+	}
+	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
+	    (c >= 0xd800 && c <= 0xdfff))
+		return -1;
+	*len = n;
+	return c;
+}
+
+/* Characters that move the cursor, change the terminal's state or reorder
+ * what is shown around them. */
+static int unsafe_char(long c)
+{
+	return c < 0x20 || c == 0x7f || (c >= 0x80 && c <= 0x9f) || c == 0x61c ||
+	       c == 0x200e || c == 0x200f || (c >= 0x2028 && c <= 0x202e) ||
+	       (c >= 0x2066 && c <= 0x2069);
+}
+
+char *bb_text_escape(const char *s, char *buf, unsigned long size)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t left = strlen((const char *)p), o = 0;
+
+	if (size == 0)
+		return buf;
+	while (left > 0) {
+		char esc[16];
+		size_t len, n;
+		long c = utf8_at(p, left, &len);
+
+		if (c < 0)
+			n = (size_t)snprintf(esc, sizeof esc, "\\x%02x", p[0]);
+		else if (unsafe_char(c) && c < 0x80)
+			n = (size_t)snprintf(esc, sizeof esc, "\\x%02lx", c);
+		else if (unsafe_char(c))
+			n = (size_t)snprintf(esc, sizeof esc, "\\u{%04lx}", c);
+		else
+			n = 0;
+		if (o + (n ? n : len) >= size)
+			break;
+		memcpy(buf + o, n ? esc : (const char *)p, n ? n : len);
+		o += n ? n : len;
+		p += len;
+		left -= len;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
 void bb_error_format(const bb_error *err, char *buf, unsigned long size)
 {
-	char where[BB_ERROR_FILE_MAX + 32] = "";
+	char file[BB_ERROR_FILE_MAX * 2], path[BB_ERROR_PATH_MAX * 2];
+	char msg[BB_ERROR_MSG_MAX * 2], where[sizeof file + 32] = "";
 
 	if (size == 0)
 		return;
-	if (err->file[0] && err->line > 0)
-		snprintf(where, sizeof where, "%s:%d: ", err->file, err->line);
-	else if (err->file[0])
-		snprintf(where, sizeof where, "%s: ", err->file);
-	snprintf(buf, size, "%s%s%s%s", where, err->path,
-	         err->path[0] ? ": " : "",
-	         err->message[0] ? err->message : bb_status_string(err->status));
+	bb_text_escape(err->file, file, sizeof file);
+	bb_text_escape(err->path, path, sizeof path);
+	bb_text_escape(err->message[0] ? err->message : bb_status_string(err->status),
+	               msg, sizeof msg);
+	if (file[0] && err->line > 0)
+		snprintf(where, sizeof where, "%s:%d: ", file, err->line);
+	else if (file[0])
+		snprintf(where, sizeof where, "%s: ", file);
+	snprintf(buf, size, "%s%s%s%s", where, path, path[0] ? ": " : "", msg);
 }

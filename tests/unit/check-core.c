@@ -337,6 +337,42 @@ START_TEST(loader_names_from_threads)
 }
 END_TEST
 
+/* bb_text_escape: what could act on a terminal becomes an escape, the
+ * rest (UTF-8 included) stays; truncation keeps whole characters. */
+START_TEST(text_escape)
+{
+	char buf[64];
+
+	ck_assert_str_eq(bb_text_escape("walk \xc3\xa9t\xc3\xa9 \xe6\xad\xa9", buf, sizeof buf),
+	                 "walk \xc3\xa9t\xc3\xa9 \xe6\xad\xa9");
+	ck_assert_str_eq(bb_text_escape("a\x1b]0;t\x07" "b\n\tc\x7f", buf, sizeof buf),
+	                 "a\\x1b]0;t\\x07b\\x0a\\x09c\\x7f");
+	/* U+202E, U+2066, U+200F, a C1 control (U+009B, CSI), U+2028 */
+	ck_assert_str_eq(bb_text_escape("x\xe2\x80\xae\xe2\x81\xa6\xe2\x80\x8f"
+	                                "\xc2\x9b\xe2\x80\xa8y", buf, sizeof buf),
+	                 "x\\u{202e}\\u{2066}\\u{200f}\\u{009b}\\u{2028}y");
+	/* not UTF-8: a lone continuation byte, an overlong, a cut sequence */
+	ck_assert_str_eq(bb_text_escape("\x80\xc0\xaf\xe2\x80", buf, sizeof buf),
+	                 "\\x80\\xc0\\xaf\\xe2\\x80");
+	ck_assert_str_eq(bb_text_escape("ab\x1b", buf, 6), "ab");
+	ck_assert_str_eq(bb_text_escape("ab\xc3\xa9", buf, 4), "ab");
+	ck_assert_str_eq(bb_text_escape(NULL, buf, sizeof buf), "");
+}
+END_TEST
+
+/* bb_error_format escapes the file, the path and the message. */
+START_TEST(error_format_escapes)
+{
+	bb_error err;
+	char buf[256];
+
+	bb_error_set(&err, BB_ERR_INPUT, "f\x1b[2J.json", "bones[\"a\xe2\x80\xae\"]",
+	             "unknown parent \"%s\"", "p\x07");
+	bb_error_format(&err, buf, sizeof buf);
+	ck_assert_str_eq(buf, "f\\x1b[2J.json: bones[\"a\\u{202e}\"]: unknown parent \"p\\x07\"");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("core");
@@ -354,6 +390,8 @@ int main(void)
 	tcase_add_test(tc, name_index);
 	tcase_add_test(tc, parallel_loop);
 	tcase_add_test(tc, loader_names_from_threads);
+	tcase_add_test(tc, text_escape);
+	tcase_add_test(tc, error_format_escapes);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

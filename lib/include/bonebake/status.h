@@ -42,8 +42,20 @@ bb_status bb_error_set(bb_error *err, bb_status s, const char *file,
                        const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
-/* Formats "file: path: message" (parts omitted when empty) into buf. */
+/* Formats "file: path: message" (parts omitted when empty) into buf,
+ * each part through bb_text_escape. */
 void bb_error_format(const bb_error *err, char *buf, unsigned long size);
+
+/* Copies text `s` (a name or message taken from a file) into buf for a
+ * terminal or a log: the characters that could act on one are written as
+ * escapes (C0 controls, DEL and bytes that are not UTF-8 as \xHH, tab and
+ * newline included, so a name cannot start a line of its own; C1 controls,
+ * the bidirectional formatting characters U+061C, U+200E, U+200F,
+ * U+202A..U+202E, U+2066..U+2069 and the separators U+2028, U+2029 as
+ * \u{XXXX}); everything else, other UTF-8 included, as it is.  Truncates
+ * at a character boundary to fit; buf always ends in a NUL when size > 0.
+ * Returns buf.  Thread-safe. */
+char *bb_text_escape(const char *s, char *buf, unsigned long size);
 
 #ifdef __cplusplus
 }
