@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "diff-run.h"
+#include "outdir.h"
 
 /* Deeper folder trees are refused (symlink loops end here too). */
 #define WALK_MAX_DEPTH 64
@@ -122,7 +123,7 @@ static int walk(const char *root, const char *rel, struct names *out,
 		/* bonebake's own bookkeeping (staging folders, batch records)
 		 * is not part of a render's output */
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
-		    strncmp(e->d_name, ".bonebake-", 10) == 0)
+		    outdir_is_own(e->d_name))
 			continue;
 		child = rel[0] ? diff_join(rel, e->d_name) : strdup(e->d_name);
 		full = child ? diff_join(root, child) : NULL;

@@ -70,13 +70,24 @@ int remove_tree(const char *path)
 	return nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/* Removes the staging folders in `dir` named prefix* whose run is gone:
+int outdir_is_own(const char *name)
+{
+	return name[0] == '.' && strstr(name, ".bonebake-") != NULL;
+}
+
+/* A staging folder's name: .bonebake-stage-* (render) or
+ * .<name>.bonebake-stage-* (a sheet staged beside its folder). */
+static int stage_name(const char *name)
+{
+	return name[0] == '.' && strstr(name, STAGE) != NULL;
+}
+
+/* Removes the staging folders in `dir`, of any command, whose run is gone:
  * their lock can be taken (or, without a lock, they are old). */
-static void sweep(const char *dir, const char *prefix)
+static void sweep(const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	size_t n = strlen(prefix);
 
 	if (!d)
 		return;
@@ -85,7 +96,7 @@ static void sweep(const char *dir, const char *prefix)
 		struct stat st;
 		int fd, stale = 0;
 
-		if (strncmp(e->d_name, prefix, n) != 0 ||
+		if (!stage_name(e->d_name) ||
 		    snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path ||
 		    lstat(path, &st) != 0 || !S_ISDIR(st.st_mode))
 			continue;
@@ -158,7 +169,7 @@ static int stage_inside(outdir *d)
 
 	if (bb_mkdirs(d->dest, &d->created_dest, &err) != BB_OK)
 		return cli_fail(&err);
-	sweep(d->dest, STAGE);
+	sweep(d->dest);
 	snprintf(templ, sizeof templ, "%s/%sXXXXXX", d->dest, STAGE);
 	if (make_stage(d, templ) != 0) {
 		fprintf(stderr, "bonebake: %s: cannot write: %s\n", d->dest, strerror(errno));
@@ -214,7 +225,7 @@ static int only_the_set(const char *dest, const outdir *od)
 		return 1;
 	while (only && (e = readdir(d)) != NULL)
 		only = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
-		       strncmp(e->d_name, ".bonebake-", 10) == 0 || in_sets(e->d_name, od);
+		       outdir_is_own(e->d_name) || in_sets(e->d_name, od);
 	closedir(d);
 	return only;
 }
@@ -242,11 +253,12 @@ int outdir_open_sets(outdir *d, const char *dest, const char *const *sets,
 	if (!parent[0])
 		snprintf(parent, sizeof parent, ".");
 	snprintf(prefix, sizeof prefix, ".%.200s%s", base, STAGE);
+	/* a killed sheet's sibling stage goes, whichever way this one stages */
+	sweep(parent);
 	if (base[0] && strcmp(base, ".") != 0 && strcmp(base, "..") != 0 &&
 	    bb_mkdirs(parent, NULL, &err) == BB_OK &&
 	    (stat(dest, &st) != 0 || (S_ISDIR(st.st_mode) && only_the_set(dest, d)))) {
 		/* the folder is the set: stage a sibling and swap it in */
-		sweep(parent, prefix);
 		snprintf(templ, sizeof templ, "%s/%sXXXXXX", parent, prefix);
 		if (make_stage(d, templ) == 0) {
 			d->whole = 1;

@@ -55,6 +55,11 @@ int outdir_mkdir(const outdir *d, const char *rel);
 int outdir_commit(outdir *d);
 /* Removes the staging folder (and dest when we created it). */
 void outdir_abort(outdir *d);
+/* 1 for the names of bonebake's own bookkeeping: staging folders
+ * (.bonebake-stage-*, .<name>.bonebake-stage-*), temporary files
+ * (.<name>.bonebake-*), batch records (.bonebake-batch.json).  `diff`
+ * skips them and a later run sweeps the stages of killed runs. */
+int outdir_is_own(const char *name);
 /* rm -rf. */
 int remove_tree(const char *path);
 

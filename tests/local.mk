@@ -267,3 +267,7 @@ EXTRA_DIST += tests/cli/canvas-strict.sh tests/cli/diff-anims.sh \
 	tests/cli/ci-recipe.sh examples/ci/bonebake-review.sh \
 	examples/ci/animation-review.yml
 CLEANFILES += tests/cli/ci-recipe-report.png
+
+# Untrusted input and batch in CI (issue 22)
+TESTS += tests/cli/escapes.sh tests/cli/stage-sweep.sh
+EXTRA_DIST += tests/cli/escapes.sh tests/cli/stage-sweep.sh
