@@ -10,7 +10,9 @@
 #include "core/sha256.h"
 #include "core/util.h"
 
-enum { MAX_JOBS = 100000, MAX_ARGS = 4096 };
+/* MAX_ANIMS: as many animations as render and sheet take by name (--anim);
+ * "all": true renders every one. */
+enum { MAX_JOBS = 100000, MAX_ARGS = 16384, MAX_ANIMS = 256 };
 
 static const char STAMP[] = ".bonebake-batch.json";
 /* Options the batch sets itself for every job. */
@@ -21,6 +23,7 @@ struct job {
 	bb_batch_job pub;
 	char *name, *command, *input, *output;
 	char **args;
+	char *where;               /* output normalised (bb__path_resolve) */
 };
 
 struct bb_batch {
@@ -83,16 +86,6 @@ static bb_status get_str(struct rd *r, json_t *o, const char *key, int path,
 	return *out ? BB_OK : nomem(r);
 }
 
-static int reserved_key(const char *k)
-{
-	int i;
-
-	for (i = 0; reserved[i]; i++)
-		if (strcmp(k, reserved[i]) == 0)
-			return 1;
-	return 0;
-}
-
 static int option_name_ok(const char *k)
 {
 	size_t i;
@@ -106,34 +99,54 @@ static int option_name_ok(const char *k)
 	return 1;
 }
 
+/* A key getopt_long would take for one of the batch's own options: the
+ * option's name or any abbreviation of it ("outp" is --output). */
+static const char *reserved_prefix(const char *k)
+{
+	int i;
+
+	for (i = 0; reserved[i]; i++)
+		if (strncmp(reserved[i], k, strlen(k)) == 0)
+			return reserved[i];
+	return NULL;
+}
+
 struct argv {
 	char **v;
 	int n;
 	size_t cap;
 };
 
-static int push(struct argv *a, const char *s)
+/* Appends the word flag[=value]; a value is always glued to its flag, so
+ * it is never read as an option or an input of its own. */
+static bb_status push(struct rd *r, struct argv *a, const char *flag,
+                      const char *value)
 {
+	size_t n = strlen(flag) + (value ? strlen(value) + 1 : 0) + 1;
 	char *d;
 
-	if (a->n >= MAX_ARGS || !bb__grow((void **)&a->v, &a->cap, (size_t)a->n + 2,
-	                                  sizeof *a->v))
-		return 0;
-	if (!(d = bb__strdup(s)))
-		return 0;
+	if (a->n >= MAX_ARGS)
+		return bb_error_set(r->err, BB_ERR_LIMIT, r->file, r->path.buf,
+		                    "more than %d options and animations in one job",
+		                    MAX_ARGS);
+	if (!bb__grow((void **)&a->v, &a->cap, (size_t)a->n + 2, sizeof *a->v) ||
+	    !(d = malloc(n)))
+		return nomem(r);
+	snprintf(d, n, "%s%s%s", flag, value ? "=" : "", value ? value : "");
 	a->v[a->n++] = d;
 	a->v[a->n] = NULL;
-	return 1;
+	return BB_OK;
 }
 
-/* One option's value as words: number, string, or true (the bare flag). */
+/* One option's value as a word: --flag=number, --flag=string, or the bare
+ * --flag for true. */
 static bb_status option_value(struct rd *r, const char *flag, json_t *v,
                               struct argv *a)
 {
 	char num[64];
 
 	if (json_is_true(v))
-		return push(a, flag) ? BB_OK : nomem(r);
+		return push(r, a, flag, NULL);
 	if (json_is_false(v))
 		return BB_OK;
 	if (json_is_integer(v))
@@ -143,9 +156,7 @@ static bb_status option_value(struct rd *r, const char *flag, json_t *v,
 	else if (!json_is_string(v))
 		return fail(r, NULL, "expected a number, a string or a boolean, "
 		            "found %s", type_name(v));
-	if (!push(a, flag) || !push(a, json_is_string(v) ? json_string_value(v) : num))
-		return nomem(r);
-	return BB_OK;
+	return push(r, a, flag, json_is_string(v) ? json_string_value(v) : num);
 }
 
 static int cmp_str(const void *x, const void *y)
@@ -157,7 +168,7 @@ static int cmp_str(const void *x, const void *y)
  * key) do not depend on the document's member order. */
 static bb_status read_options(struct rd *r, json_t *opts, struct argv *a)
 {
-	const char *keys[512], *k;
+	const char *keys[512], *k, *flag_of;
 	json_t *v;
 	size_t n = 0, i, j;
 	bb_status s;
@@ -175,8 +186,11 @@ static bb_status read_options(struct rd *r, json_t *opts, struct argv *a)
 		v = json_object_get(opts, keys[i]);
 		if (!option_name_ok(keys[i]) || strlen(keys[i]) > 256)
 			return fail(r, NULL, "not an option name%s", "");
-		if (reserved_key(keys[i]))
-			return fail(r, NULL, "the batch sets --%s itself", keys[i]);
+		if ((flag_of = reserved_prefix(keys[i])) != NULL)
+			return bb_error_set(r->err, BB_ERR_USAGE, r->file, r->path.buf,
+			                    "the batch sets --%s itself%s", flag_of,
+			                    strcmp(flag_of, keys[i]) != 0 ? " (an abbreviation "
+			                    "of it is taken for it)" : "");
 		snprintf(flag, sizeof flag, "--%s", keys[i]);
 		if (json_is_array(v)) {
 			for (j = 0; j < json_array_size(v); j++) {
@@ -205,16 +219,22 @@ static bb_status read_anims(struct rd *r, json_t *list, struct argv *a)
 		return fail(r, "animations", "expected an array, found %s",
 		            type_name(list));
 	bb__jpath_key(&r->path, "animations");
+	if (json_array_size(list) > MAX_ANIMS)
+		return bb_error_set(r->err, BB_ERR_LIMIT, r->file, r->path.buf,
+		                    "%zu animations exceed the limit of %d for one job "
+		                    "(\"options\": {\"all\": true} renders every one)",
+		                    json_array_size(list), MAX_ANIMS);
 	for (i = 0; i < json_array_size(list); i++) {
 		json_t *v = json_array_get(list, i);
+		bb_status s;
 
 		if (!json_is_string(v) || !json_string_value(v)[0]) {
 			bb__jpath_index(&r->path, i);
 			return fail(r, NULL, "expected an animation name, found %s",
 			            json_is_string(v) ? "an empty string" : type_name(v));
 		}
-		if (!push(a, "--anim") || !push(a, json_string_value(v)))
-			return nomem(r);
+		if ((s = push(r, a, "--anim", json_string_value(v))) != BB_OK)
+			return s;
 	}
 	return BB_OK;
 }
@@ -292,6 +312,7 @@ static void free_job(struct job *j)
 	free(j->command);
 	free(j->input);
 	free(j->output);
+	free(j->where);
 }
 
 void bb_batch_free(bb_batch *b)
@@ -307,11 +328,66 @@ void bb_batch_free(bb_batch *b)
 	free(b);
 }
 
+/* A job's name or normalised output, for finding two alike by sorting. */
+struct keyed {
+	const char *key;
+	int job;
+};
+
+static int cmp_keyed(const void *x, const void *y)
+{
+	const struct keyed *a = x, *b = y;
+	int c = strcmp(a->key, b->key);
+
+	return c ? c : (a->job > b->job) - (a->job < b->job);
+}
+
+/* Two jobs with the same name, or writing the same folder (the later one
+ * in manifest order is named).  Sorted, so 100,000 jobs take no time. */
+static bb_status check_unique(struct rd *r, bb_batch *b)
+{
+	struct keyed *v = bb__calloc((size_t)b->njobs + 1, sizeof *v);
+	int i, pass;
+	bb_status s = BB_OK;
+
+	if (!v)
+		return nomem(r);
+	for (pass = 0; pass < 2 && s == BB_OK; pass++) {
+		int dup = -1, first = -1;
+
+		for (i = 0; i < b->njobs; i++) {
+			v[i].key = pass ? b->jobs[i].where : b->jobs[i].name;
+			v[i].job = i;
+		}
+		qsort(v, (size_t)b->njobs, sizeof *v, cmp_keyed);
+		for (i = 1; i < b->njobs; i++)
+			if (strcmp(v[i - 1].key, v[i].key) == 0 && (dup < 0 || v[i].job < dup)) {
+				dup = v[i].job;
+				first = v[i - 1].job;
+			}
+		if (dup < 0)
+			continue;
+		bb__jpath_init(&r->path);
+		bb__jpath_key(&r->path, "jobs");
+		bb__jpath_index(&r->path, (size_t)dup);
+		if (pass == 0) {
+			s = fail(r, "name", "two jobs are named \"%s\"", b->jobs[dup].name);
+		} else {
+			bb__jpath_key(&r->path, "output");
+			s = bb_error_set(r->err, BB_ERR_USAGE, r->file, r->path.buf,
+			                 "jobs \"%s\" and \"%s\" both write %s",
+			                 b->jobs[first].name, b->jobs[dup].name,
+			                 b->jobs[dup].output);
+		}
+	}
+	free(v);
+	return s;
+}
+
 static bb_status read_jobs(struct rd *r, json_t *root, bb_batch *b)
 {
 	json_t *jobs = json_object_get(root, "jobs");
 	size_t i, n;
-	int k;
 	bb_status s;
 
 	if (!json_is_object(root))
@@ -330,27 +406,43 @@ static bb_status read_jobs(struct rd *r, json_t *root, bb_batch *b)
 	bb__jpath_key(&r->path, "jobs");
 	for (i = 0; i < n; i++) {
 		size_t mark = bb__jpath_index(&r->path, i);
+		struct job *j = &b->jobs[i];
+		char where[8192];
 
 		b->njobs = (int)i + 1;    /* counted first: freed on error */
-		if ((s = read_job(r, json_array_get(jobs, i), &b->jobs[i])) != BB_OK)
+		if ((s = read_job(r, json_array_get(jobs, i), j)) != BB_OK)
 			return s;
-		for (k = 0; k < (int)i; k++)
-			if (strcmp(b->jobs[k].name, b->jobs[i].name) == 0)
-				return fail(r, "name", "two jobs are named \"%s\"",
-				            b->jobs[i].name);
+		/* ./out, out/ and $PWD/out are one folder */
+		if (!bb__path_resolve(j->output, where, sizeof where))
+			return fail(r, "output", "path too long%s", "");
+		if (!(j->where = bb__strdup(where)))
+			return nomem(r);
 		bb__jpath_pop(&r->path, mark);
 	}
-	return BB_OK;
+	return check_unique(r, b);
 }
 
 bb_status bb_batch_load(const char *path, bb_batch **out, bb_error *err)
+{
+	char *data;
+	size_t size;
+	bb_status s;
+
+	*out = NULL;
+	if ((s = bb__read_file(path, (size_t)64 << 20, &data, &size, err)) != BB_OK)
+		return s;
+	s = bb_batch_parse(data, size, path, out, err);
+	free(data);
+	return s;
+}
+
+bb_status bb_batch_parse(const char *data, size_t size, const char *path,
+                         bb_batch **out, bb_error *err)
 {
 	struct rd r;
 	json_error_t je;
 	json_t *root;
 	bb_batch *b;
-	char *data;
-	size_t size;
 	bb_status s;
 
 	*out = NULL;
@@ -359,10 +451,7 @@ bb_status bb_batch_load(const char *path, bb_batch **out, bb_error *err)
 	r.file = bb__basename(path);
 	bb__jpath_init(&r.path);
 	bb__dirname(path, r.dir, sizeof r.dir);
-	if ((s = bb__read_file(path, (size_t)64 << 20, &data, &size, err)) != BB_OK)
-		return s;
 	root = json_loadb(data, size, JSON_REJECT_DUPLICATES, &je);
-	free(data);
 	if (!root) {
 		s = bb_error_set(err, BB_ERR_INPUT, r.file, NULL, "invalid JSON: %s",
 		                 je.text);

@@ -154,8 +154,6 @@ bad() {
 }
 bad '{ "jobs": {} }' 'bad.json: jobs: expected an array'
 bad '{ "jobs": [ { "command": "render", "output": "x" } ] }' 'jobs\[0\]\.input: missing'
-bad '{ "jobs": [ { "command": "render", "input": "a", "output": "x", "options": { "jobs": 3 } } ] }' \
-	'jobs\[0\]\.options\.jobs: the batch sets --jobs itself'
 bad '{ "jobs": [ { "command": "render", "input": "a", "output": "x", "options": { "scale": {} } } ] }' \
 	'jobs\[0\]\.options\.scale: expected a number, a string or a boolean'
 bad '{ "jobs": [ { "command": "render", "input": "a", "output": "x", "outptu": 1 } ] }' \

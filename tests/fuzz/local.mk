@@ -23,7 +23,7 @@ FUZZ_TARGETS = tests/fuzz/fuzz-native tests/fuzz/fuzz-skeleton \
 	tests/fuzz/fuzz-cocos-plist tests/fuzz/fuzz-ssajson \
 	tests/fuzz/fuzz-forge tests/fuzz/fuzz-spine tests/fuzz/fuzz-spine-atlas \
 	tests/fuzz/fuzz-spine-binary \
-	tests/fuzz/fuzz-png tests/fuzz/fuzz-png-encode
+	tests/fuzz/fuzz-png tests/fuzz/fuzz-png-encode tests/fuzz/fuzz-batch
 check_PROGRAMS += $(FUZZ_TARGETS)
 
 # every loader, picked by sniffing
@@ -97,6 +97,11 @@ tests_fuzz_fuzz_png_encode_SOURCES = tests/fuzz/fuzz-png-encode.c $(FUZZ_MAIN_)
 tests_fuzz_fuzz_png_encode_CFLAGS = $(FUZZ_CCFLAGS_)
 tests_fuzz_fuzz_png_encode_LDFLAGS = $(FUZZ_LINKFLAGS_)
 tests_fuzz_fuzz_png_encode_LDADD = $(FUZZ_LINKLIBS_)
+# batch manifests
+tests_fuzz_fuzz_batch_SOURCES = tests/fuzz/fuzz-batch.c $(FUZZ_MAIN_)
+tests_fuzz_fuzz_batch_CFLAGS = $(FUZZ_CCFLAGS_)
+tests_fuzz_fuzz_batch_LDFLAGS = $(FUZZ_LINKFLAGS_)
+tests_fuzz_fuzz_batch_LDADD = $(FUZZ_LINKLIBS_)
 
 TESTS += tests/fuzz/replay.sh
 EXTRA_DIST += tests/fuzz/replay.sh tests/fuzz/corpus

@@ -38,6 +38,7 @@ replay forge 3 "$C/forge"
 replay spine 5 "$C/spine" "$S/spine/keeper.json"
 replay spine-atlas 5 "$C/spine-atlas" "$S/spine/keeper.atlas"
 replay spine-binary 4 "$C/spine-binary" "$S/spine/keeper.skel"
+replay batch 4 "$C/batch"
 replay png 10 "$C/png" "$S" "$top_srcdir/tests/ref/images"
 replay png-encode 8 "$C/png-encode"
 pass

@@ -64,10 +64,11 @@ START_TEST(manifest_words)
 		" \"options\": {\"scale\": 0.5, \"fps\": 24, \"flip\": true,"
 		" \"bones\": false, \"set\": [\"a=b\", \"c=d\"], \"bg\": \"white\"}}]}");
 	const bb_batch_job *j = bb_batch_job_at(b, 0);
-	/* animations first, then the options in name order */
-	static const char *const want[] = { "--anim", "walk", "--anim", "run",
-		"--bg", "white", "--flip", "--fps", "24", "--scale", "0.5",
-		"--set", "a=b", "--set", "c=d" };
+	/* animations first, then the options in name order; a value glued
+	 * to its option, so no value can pass for an option of its own */
+	static const char *const want[] = { "--anim=walk", "--anim=run",
+		"--bg=white", "--flip", "--fps=24", "--scale=0.5",
+		"--set=a=b", "--set=c=d" };
 	int i;
 
 	ck_assert_int_eq(bb_batch_job_count(b), 1);
@@ -119,6 +120,73 @@ START_TEST(shards_are_stable)
 }
 END_TEST
 
+/* Manifests that contradict themselves (issue 22): one output folder
+ * however spelt, an abbreviation of an option the batch sets, too many
+ * animations for one job; parsed from memory as the fuzz target does. */
+START_TEST(manifest_refusals)
+{
+	static const struct { const char *text, *path, *msg; bb_status s; } bad[] = {
+		{ "{\"jobs\": [{\"name\": \"a\", \"command\": \"render\", \"input\": \"x\","
+		  " \"output\": \"o/./p\"}, {\"name\": \"b\", \"command\": \"render\","
+		  " \"input\": \"y\", \"output\": \"o/p/\"}]}", "jobs[1].output",
+		  "jobs \"a\" and \"b\" both write", BB_ERR_USAGE },
+		{ "{\"jobs\": [{\"command\": \"render\", \"input\": \"x\", \"output\": \"o\","
+		  " \"options\": {\"outp\": \"elsewhere\"}}]}", "jobs[0].options.outp",
+		  "the batch sets --output itself (an abbreviation", BB_ERR_USAGE },
+		{ "{\"jobs\": [{\"command\": \"render\", \"input\": \"x\", \"output\": \"o\","
+		  " \"options\": {\"jobs\": 2}}]}", "jobs[0].options.jobs",
+		  "the batch sets --jobs itself", BB_ERR_USAGE },
+	};
+	char *many;
+	size_t i, len;
+	bb_batch *b;
+	bb_error err;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		b = NULL;
+		ck_assert_int_eq(bb_batch_parse(bad[i].text, strlen(bad[i].text),
+		                                "d/m.json", &b, &err), bad[i].s);
+		ck_assert_ptr_null(b);
+		ck_assert_str_eq(err.file, "m.json");
+		ck_assert_str_eq(err.path, bad[i].path);
+		ck_assert_msg(strstr(err.message, bad[i].msg) != NULL, "%s", err.message);
+	}
+	/* 2,000 animations: a limit naming the field, not "out of memory" */
+	many = malloc(20000 * 12 + 200);
+	ck_assert_ptr_nonnull(many);
+	len = (size_t)sprintf(many, "{\"jobs\": [{\"command\": \"render\", \"input\":"
+	                      " \"x\", \"output\": \"o\", \"animations\": [");
+	for (i = 0; i < 2000; i++)
+		len += (size_t)sprintf(many + len, "%s\"a%zu\"", i ? "," : "", i);
+	strcpy(many + len, "]}]}");
+	ck_assert_int_eq(bb_batch_parse(many, strlen(many), "m.json", &b, &err),
+	                 BB_ERR_LIMIT);
+	ck_assert_str_eq(err.path, "jobs[0].animations");
+	ck_assert_msg(strstr(err.message, "2000 animations exceed the limit of 256") != NULL,
+	              "%s", err.message);
+	/* 20,000 option words: the same */
+	len = (size_t)sprintf(many, "{\"jobs\": [{\"command\": \"render\", \"input\":"
+	                      " \"x\", \"output\": \"o\", \"options\": {\"set\": [");
+	for (i = 0; i < 20000; i++)
+		len += (size_t)sprintf(many + len, "%s\"a%zu\"", i ? "," : "", i);
+	strcpy(many + len, "]}}]}");
+	ck_assert_int_eq(bb_batch_parse(many, strlen(many), "m.json", &b, &err),
+	                 BB_ERR_LIMIT);
+	ck_assert_str_eq(err.path, "jobs[0].options.set[16384]");
+	ck_assert_msg(strstr(err.message, "more than 16384") != NULL, "%s", err.message);
+	/* 256 animations are fine */
+	len = (size_t)sprintf(many, "{\"jobs\": [{\"command\": \"render\", \"input\":"
+	                      " \"x\", \"output\": \"o\", \"animations\": [");
+	for (i = 0; i < 256; i++)
+		len += (size_t)sprintf(many + len, "%s\"a%zu\"", i ? "," : "", i);
+	strcpy(many + len, "]}]}");
+	ck_assert_int_eq(bb_batch_parse(many, strlen(many), "m.json", &b, &err), BB_OK);
+	ck_assert_int_eq(bb_batch_job_at(b, 0)->nargs, 256);
+	bb_batch_free(b);
+	free(many);
+}
+END_TEST
+
 START_TEST(manifest_errors)
 {
 	static const struct { const char *text, *path, *msg; } bad[] = {
@@ -163,6 +231,7 @@ int main(void)
 	tcase_add_test(tc, manifest_words);
 	tcase_add_test(tc, shards_are_stable);
 	tcase_add_test(tc, manifest_errors);
+	tcase_add_test(tc, manifest_refusals);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

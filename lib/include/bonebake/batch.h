@@ -13,8 +13,13 @@
  *               ... ] }
  * `options` are the command's long options: a number or a string is the
  * option's value, true the bare flag (false leaves it out), an array
- * repeats it.  Options the batch itself controls (output, jobs, quiet,
- * progress, deps, help) are refused. */
+ * repeats it; each becomes one word, --option=value.  Options the batch
+ * itself controls (output, jobs, quiet, progress, deps, help), and any
+ * abbreviation getopt would take for one of them, are refused
+ * (BB_ERR_USAGE), as are two jobs with one name (BB_ERR_INPUT) or one
+ * output folder, however spelt (BB_ERR_USAGE); more than 256 animations
+ * (what render and sheet take by name) or 16384 words in a job is
+ * BB_ERR_LIMIT. */
 #ifndef BONEBAKE_BATCH_H
 #define BONEBAKE_BATCH_H
 
@@ -37,8 +42,12 @@ typedef struct bb_batch_job {
 
 /* Reads a manifest (new; free with bb_batch_free).  Fails with BB_ERR_IO
  * (unreadable), BB_ERR_INPUT (err names the field: jobs[2].options.scale),
- * BB_ERR_NOMEM.  Thread-safe. */
+ * BB_ERR_USAGE, BB_ERR_LIMIT (as above), BB_ERR_NOMEM.  Thread-safe. */
 bb_status bb_batch_load(const char *path, bb_batch **out, bb_error *err);
+/* The same from a manifest's text in memory; `path` names it in messages
+ * and its folder is what input and output are relative to. */
+bb_status bb_batch_parse(const char *data, size_t size, const char *path,
+                         bb_batch **out, bb_error *err);
 void bb_batch_free(bb_batch *b);
 int bb_batch_job_count(const bb_batch *b);
 /* Borrowed from b. */
