@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "gallery-page.h"
 #include "outdir.h"
@@ -32,13 +33,21 @@ static const char help[] =
 	"every animation at frame N, solo=K shows animation K alone at the top\n"
 	"left, bg=checker|dark|light, zoom=1..8.\n"
 	"\n"
+	"Only regular files inside each DIR are read (links may point within it):\n"
+	"a frame or frames.json that is a link leaving DIR, a FIFO or a device is\n"
+	"refused (exit 3), and so is a frame larger than --max-frame-bytes.\n"
+	"\n"
 	"  -o, --output SITE    output folder (created if missing)\n"
 	"  --title TEXT         the page's title (default \"bonebake gallery\")\n"
+	"  --max-frame-bytes N  largest frame (or preview) copied: N bytes, or NM for\n"
+	"                       N MiB (default 256M, at most 1024M)\n"
 	"  -h, --help           this text\n";
 
-enum { MAX_ANIMS = 4096, MAX_DEPTH = 3 };
+enum { MAX_ANIMS = 4096, MAX_DEPTH = 3, MAX_FRAMES_JSON = 64 << 20,
+       O_MAX_FRAME = 1000 };
 
 struct anim {
+	const char *root;        /* the DIR it was found in: nothing leaves it */
 	char dir[4096];          /* folder holding frames.json */
 	char label[4096];        /* DIR/relative folder, as shown */
 	bb_frames_json *info;
@@ -48,6 +57,8 @@ struct anim {
 struct gallery {
 	struct anim *a;
 	int n, cap;
+	const char *root;        /* the DIR being scanned */
+	size_t max_frame;        /* --max-frame-bytes */
 };
 
 static int cmp_names(const void *x, const void *y)
@@ -67,9 +78,10 @@ static int scan(struct gallery *g, const char *dir, const char *label, int depth
 	int rc = 0;
 
 	snprintf(path, sizeof path, "%s/frames.json", dir);
-	if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+	if (lstat(path, &st) == 0 && !S_ISDIR(st.st_mode)) {
 		bb_error err;
 		struct anim *a;
+		int fd;
 
 		if (g->n == MAX_ANIMS) {
 			cli_error("%s: more than %d animations", dir,
@@ -85,8 +97,14 @@ static int scan(struct gallery *g, const char *dir, const char *label, int depth
 		}
 		a = &g->a[g->n];
 		memset(a, 0, sizeof *a);
+		a->root = g->root;
 		snprintf(a->dir, sizeof a->dir, "%s", dir);
 		snprintf(a->label, sizeof a->label, "%s", label);
+		/* a frames.json that is a FIFO, a device or a link out of DIR is
+		 * refused before it is read */
+		if ((fd = bb_file_open_regular(path, &g->root, 1, MAX_FRAMES_JSON, &err)) < 0)
+			return cli_fail(&err);
+		close(fd);
 		if (bb_frames_json_read(path, 0, &a->info, &err) != BB_OK)
 			return cli_fail(&err);
 		g->n++;
@@ -198,29 +216,45 @@ static void relative_to(const char *from, const char *dir, char *out, size_t siz
 		snprintf(out, size, ".");
 }
 
-static int copy_file(const char *from, const char *to)
+/* Copies frame or preview `from` (a regular file inside root, of at most
+ * max bytes, else exit 3 naming it) to `to`. */
+static int copy_frame(const char *root, const char *from, const char *to,
+                      size_t max)
 {
-	FILE *in = fopen(from, "rb"), *out;
 	char buf[65536];
-	size_t n;
-	int ok = 1;
+	size_t total = 0;
+	ssize_t n;
+	bb_error err;
+	FILE *out;
+	int in = bb_file_open_regular(from, &root, 1, max, &err), ok = 1;
 
-	if (!in) {
-		cli_error("%s: %s", from, strerror(errno));
-		return EXIT_IO;
-	}
+	if (in < 0)
+		return cli_fail(&err);
 	out = fopen(to, "wb");
 	if (!out) {
 		cli_error("%s: %s", to, strerror(errno));
-		fclose(in);
+		close(in);
 		return EXIT_IO;
 	}
-	while (ok && (n = fread(buf, 1, sizeof buf, in)) > 0)
-		ok = fwrite(buf, 1, n, out) == n;
-	ok = ok && !ferror(in);
-	fclose(in);
-	if (fclose(out) != 0 || !ok) {
-		cli_error("%s: cannot write: %s", to, strerror(errno));
+	while (ok && (n = read(in, buf, sizeof buf)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			cli_error("%s: read error: %s", from, strerror(errno));
+			ok = -1;
+			break;
+		}
+		total += (size_t)n;
+		ok = total <= max && fwrite(buf, 1, (size_t)n, out) == (size_t)n;
+	}
+	close(in);
+	if (fclose(out) != 0 || ok != 1) {
+		if (total > max) {
+			cli_error("%s: grew past the limit of %zu bytes while copied", from, max);
+			return EXIT_INPUT;
+		}
+		if (ok != -1)
+			cli_error("%s: cannot write: %s", to, strerror(errno));
 		return EXIT_IO;
 	}
 	return 0;
@@ -322,8 +356,9 @@ static int write_site(const struct gallery *g, outdir *od, const char *title)
 
 			snprintf(from, sizeof from, "%s/%s", g->a[i].dir, preview);
 			snprintf(to, sizeof to, "%s/%s/%s", od->stage, sub, preview);
-			if (stat(from, &st) == 0 && S_ISREG(st.st_mode)) {
-				if ((rc = copy_file(from, to)) != 0)
+			/* there: read under the frames' rules */
+			if (lstat(from, &st) == 0) {
+				if ((rc = copy_frame(g->a[i].root, from, to, g->max_frame)) != 0)
 					break;
 				g->a[i].video = 1;
 			}
@@ -333,7 +368,7 @@ static int write_site(const struct gallery *g, outdir *od, const char *title)
 			         g->a[i].info->frames[k].file);
 			snprintf(to, sizeof to, "%s/%s/%s", od->stage, sub,
 			         g->a[i].info->frames[k].file);
-			rc = copy_file(from, to);
+			rc = copy_frame(g->a[i].root, from, to, g->max_frame);
 		}
 	}
 	if (rc)
@@ -364,10 +399,11 @@ int cmd_gallery(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "title", required_argument, NULL, 't' },
+		{ "max-frame-bytes", required_argument, NULL, O_MAX_FRAME },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct gallery g = { NULL, 0, 0 };
+	struct gallery g = { NULL, 0, 0, NULL, (size_t)256 << 20 };
 	const char *outpath = NULL, *title = "bonebake gallery";
 	char site[PATH_MAX];
 	outdir od;
@@ -378,6 +414,10 @@ int cmd_gallery(int argc, char **argv)
 			outpath = optarg;
 		} else if (c == 't') {
 			title = optarg;
+		} else if (c == O_MAX_FRAME) {
+			if (!cli_parse_pixels(optarg, &g.max_frame))
+				return cli_usage_error("gallery", "--max-frame-bytes takes N or "
+				                       "NM (MiB), at most 1024M, not '%s'", optarg);
 		} else if (c == 'h') {
 			fputs(help, stdout);
 			return EXIT_OK;
@@ -412,6 +452,7 @@ int cmd_gallery(int argc, char **argv)
 			relative_to(site, real, label, sizeof label);
 		else
 			snprintf(label, sizeof label, "%s", dir);
+		g.root = argv[i];
 		rc = scan(&g, dir, label, 0);
 		if (rc == 0 && g.n == before) {
 			cli_error("%s: no frames.json found (a folder "

@@ -269,5 +269,7 @@ EXTRA_DIST += tests/cli/canvas-strict.sh tests/cli/diff-anims.sh \
 CLEANFILES += tests/cli/ci-recipe-report.png
 
 # Untrusted input and batch in CI (issue 22)
-TESTS += tests/cli/escapes.sh tests/cli/stage-sweep.sh tests/cli/batch-manifest.sh
-EXTRA_DIST += tests/cli/escapes.sh tests/cli/stage-sweep.sh tests/cli/batch-manifest.sh
+TESTS += tests/cli/escapes.sh tests/cli/stage-sweep.sh tests/cli/batch-manifest.sh \
+	tests/cli/untrusted-gallery.sh
+EXTRA_DIST += tests/cli/escapes.sh tests/cli/stage-sweep.sh tests/cli/batch-manifest.sh \
+	tests/cli/untrusted-gallery.sh

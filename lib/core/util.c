@@ -448,3 +448,46 @@ void bb__jpath_pop(bb__jpath *p, size_t len)
 		p->buf[len] = '\0';
 	}
 }
+
+int bb_file_open_regular(const char *path, const char *const *roots, int nroots,
+                         unsigned long long max_bytes, bb_error *err)
+{
+	char real[8192], root[8192];
+	struct stat st;
+	int fd, i, inside = nroots <= 0;
+
+	if (!bb__path_resolve(path, real, sizeof real)) {
+		bb_error_set(err, BB_ERR_IO, path, NULL, "path too long, or a loop of "
+		             "links");
+		return -1;
+	}
+	for (i = 0; i < nroots && !inside; i++)
+		inside = bb__path_resolve(roots[i], root, sizeof root) &&
+		         bb__path_within(real, root);
+	if (!inside) {
+		bb_error_set(err, BB_ERR_INPUT, path, NULL, "refused: it leads outside "
+		             "%s", nroots == 1 ? roots[0] : "the folders it may be read from");
+		return -1;
+	}
+	/* resolved: a link now at the last component was swapped in since */
+	fd = open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		bb_error_set(err, errno == ELOOP ? BB_ERR_INPUT : BB_ERR_IO, path, NULL,
+		             "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		bb_error_set(err, BB_ERR_INPUT, path, NULL, "refused: not a regular file "
+		             "(a folder, a device, a FIFO or a socket)");
+		return -1;
+	}
+	if (max_bytes && (unsigned long long)st.st_size > max_bytes) {
+		close(fd);
+		bb_error_set(err, BB_ERR_LIMIT, path, NULL, "%lld bytes exceed the limit "
+		             "of %llu", (long long)st.st_size, max_bytes);
+		return -1;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}

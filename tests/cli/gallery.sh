@@ -65,7 +65,7 @@ expect_err "^bonebake: bad/walk/frames.json: frames\[0\].file: not a plain file 
 printf '{ "fps": 30, "canvas": { "width": 4, "height": 4 }, "frames": [ { "file": "gone.png" } ] }\n' >bad/walk/frames.json
 run "$BONEBAKE" gallery bad -o out1
 expect_rc 4
-expect_err "gone.png: No such file or directory"
+expect_err "gone.png: (cannot open: )?No such file or directory"
 run "$BONEBAKE" gallery hum
 expect_rc 2
 expect_absent out1

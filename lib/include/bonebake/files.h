@@ -32,6 +32,20 @@ bb_status bb_file_write_atomic(const char *path, const void *data, size_t size,
  * BB_ERR_IO when a component cannot be made or path is not a folder. */
 bb_status bb_mkdirs(const char *path, int *created, bb_error *err);
 
+/* Opens `path` for reading only when, every symbolic link followed, it is
+ * a regular file (not a folder, device, FIFO or socket: the open never
+ * blocks) inside one of the `nroots` folders `roots` (anywhere when nroots
+ * is 0) and of at most max_bytes (0: any size).  The path is resolved
+ * first and opened with O_NOFOLLOW, and the type and size are those of
+ * the open file, so a file swapped in between is refused too.  Returns a
+ * descriptor (the caller closes it), or -1 with err naming path:
+ * BB_ERR_INPUT ("refused: it leads outside ...", "refused: not a regular
+ * file"), BB_ERR_LIMIT (larger than max_bytes), BB_ERR_IO.  A file may
+ * still grow after the check: readers stop at max_bytes themselves.
+ * Thread-safe. */
+int bb_file_open_regular(const char *path, const char *const *roots, int nroots,
+                         unsigned long long max_bytes, bb_error *err);
+
 #ifdef __cplusplus
 }
 #endif
