@@ -500,6 +500,11 @@ static int write_deps(const bb_model *m, const char *file)
 		fprintf(out, "%s\n  ", i ? "," : "");
 		cli_json_string(out, bb_model_file(m, i));
 	}
+	fprintf(out, "],\n \"missing\": [");
+	for (i = 0; i < bb_model_missing_count(m); i++) {
+		fprintf(out, "%s\n  ", i ? "," : "");
+		cli_json_string(out, bb_model_missing(m, i));
+	}
 	fprintf(out, "]}\n");
 	if (fclose(out) != 0)
 		rc = EXIT_INTERNAL;

@@ -1,10 +1,14 @@
 /* Batch manifests, shards and up-to-date records (bonebake/batch.h). */
 #include "config.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "bonebake/batch.h"
 #include "core/sha256.h"
@@ -504,71 +508,185 @@ int bb_batch_shard(const bb_batch_job *j, int nshards)
 
 /* ---- up-to-date records ------------------------------------------------ */
 
+/* A stamp (OUTPUT/.bonebake-batch.json) lists what the job read ("files",
+ * with their SHA-256), what it looked for and did not find ("missing"),
+ * and what it wrote ("outputs": paths under OUTPUT with their sizes).  It
+ * lies in the output folder, which may come from anywhere (a committed
+ * baseline, a downloaded artifact), so it is read as untrusted: the stamp
+ * must be a regular file, and only regular files inside the folders the
+ * job may read are hashed (a stamp naming /dev/zero or a FIFO makes the
+ * job stale, it does not hang). */
+enum { MAX_STAMP_BYTES = 64 << 20, MAX_LISTED = 100000 };
+
 static void hash_str(bb__sha256 *c, const char *s)
 {
 	bb__sha256_update(c, s, strlen(s) + 1);    /* with its NUL */
 }
 
-/* The job's key over its inputs: files[i] hashed as hashes[i]. */
-static void job_key(const bb_batch_job *j, const char *version, size_t nfiles,
-                    const char *const *files, char (*hashes)[65], char out[65])
+/* A path as the key sees it: absolute, without ".", ".." or links, so
+ * ./m.json and $PWD/m.json agree; as given when it cannot be resolved. */
+static void norm_path(const char *path, char *out, size_t size)
 {
+	if (!bb__path_resolve(path, out, size))
+		snprintf(out, size, "%s", path);
+}
+
+/* The folders a job may read (bonebake/batch.h): the input's, and those
+ * of its --assets, --atlas, --model options; nroots 0 with
+ * --allow-outside-paths (anywhere).  Paths as the job's process sees
+ * them (relative to the working folder, as the manifest's are made). */
+struct roots {
+	char dirs[4][4096];
+	const char *v[4];
+	int n;
+};
+
+static void job_roots(const bb_batch_job *j, struct roots *r)
+{
+	static const char *const opts[] = { "--assets=", "--atlas=", "--model=" };
+	int i, k;
+
+	r->n = 0;
+	bb__dirname(j->input, r->dirs[r->n++], sizeof r->dirs[0]);
+	for (i = 0; i < j->nargs; i++) {
+		if (strcmp(j->args[i], "--allow-outside-paths") == 0) {
+			r->n = 0;
+			return;
+		}
+		for (k = 0; k < 3 && r->n < 4; k++) {
+			size_t n = strlen(opts[k]);
+
+			if (strncmp(j->args[i], opts[k], n) != 0)
+				continue;
+			if (k == 0)
+				snprintf(r->dirs[r->n++], sizeof r->dirs[0], "%s", j->args[i] + n);
+			else
+				bb__dirname(j->args[i] + n, r->dirs[r->n++], sizeof r->dirs[0]);
+		}
+	}
+	for (i = 0; i < r->n; i++)
+		r->v[i] = r->dirs[i];
+}
+
+/* SHA-256 of a regular file inside the roots; 0 when it is not one. */
+static int hash_file(const char *path, const struct roots *r, char out[65])
+{
+	uint8_t buf[65536], d[32];
+	bb__sha256 c;
+	bb_error err;
+	ssize_t n;
+	int fd = bb_file_open_regular(path, r->v, r->n, 0, &err);
+
+	if (fd < 0)
+		return 0;
+	bb__sha256_init(&c);
+	while ((n = read(fd, buf, sizeof buf)) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			close(fd);
+			return 0;
+		}
+		bb__sha256_update(&c, buf, (size_t)n);
+	}
+	close(fd);
+	bb__sha256_final(&c, d);
+	bb__sha256_hex(d, out);
+	return 1;
+}
+
+/* What a stamp records, its strings borrowed from the JSON it came from. */
+struct record {
+	size_t nfiles, nmissing;
+	const char **files, **missing;
+	char (*hashes)[65];
+};
+
+static void record_free(struct record *rec)
+{
+	free(rec->files);
+	free(rec->missing);
+	free(rec->hashes);
+	memset(rec, 0, sizeof *rec);
+}
+
+/* Reads the "files" ({path, sha256} objects or plain paths) and
+ * "missing" lists of a stamp or --deps document, hashing each file now;
+ * 0 when a list is malformed or a file is not one the job may read. */
+static int read_record(json_t *doc, const struct roots *roots, struct record *rec)
+{
+	json_t *files = json_object_get(doc, "files");
+	json_t *missing = json_object_get(doc, "missing");
+	size_t i;
+
+	memset(rec, 0, sizeof *rec);
+	if (!json_is_array(files) || (missing && !json_is_array(missing)))
+		return 0;
+	rec->nfiles = json_array_size(files);
+	rec->nmissing = missing ? json_array_size(missing) : 0;
+	if (rec->nfiles > MAX_LISTED || rec->nmissing > MAX_LISTED)
+		return 0;
+	rec->files = bb__calloc(rec->nfiles + 1, sizeof *rec->files);
+	rec->hashes = bb__calloc(rec->nfiles + 1, sizeof *rec->hashes);
+	rec->missing = bb__calloc(rec->nmissing + 1, sizeof *rec->missing);
+	if (!rec->files || !rec->hashes || !rec->missing)
+		return 0;
+	for (i = 0; i < rec->nfiles; i++) {
+		json_t *f = json_array_get(files, i);
+
+		if (json_is_object(f))        /* a stamp's {path, sha256} */
+			f = json_object_get(f, "path");
+		if (!json_is_string(f) || !hash_file(json_string_value(f), roots,
+		                                     rec->hashes[i]))
+			return 0;
+		rec->files[i] = json_string_value(f);
+	}
+	for (i = 0; i < rec->nmissing; i++) {
+		json_t *f = json_array_get(missing, i);
+
+		if (!json_is_string(f))
+			return 0;
+		rec->missing[i] = json_string_value(f);
+	}
+	return 1;
+}
+
+/* The job's key over its inputs. */
+static void job_key(const bb_batch_job *j, const char *version,
+                    const struct record *rec, char out[65])
+{
+	char path[8192], n[32];
 	bb__sha256 c;
 	uint8_t d[32];
-	char n[32];
 	size_t i;
 
 	bb__sha256_init(&c);
-	hash_str(&c, "bonebake-batch 1");
+	hash_str(&c, "bonebake-batch 2");
 	hash_str(&c, version);
 	hash_str(&c, j->command);
-	hash_str(&c, j->input);
-	hash_str(&c, j->output);
+	norm_path(j->input, path, sizeof path);
+	hash_str(&c, path);
+	norm_path(j->output, path, sizeof path);
+	hash_str(&c, path);
 	snprintf(n, sizeof n, "%d", j->nargs);
 	hash_str(&c, n);
 	for (i = 0; i < (size_t)j->nargs; i++)
 		hash_str(&c, j->args[i]);
-	snprintf(n, sizeof n, "%zu", nfiles);
+	snprintf(n, sizeof n, "%zu", rec->nfiles);
 	hash_str(&c, n);
-	for (i = 0; i < nfiles; i++) {
-		hash_str(&c, files[i]);
-		hash_str(&c, hashes[i]);
+	for (i = 0; i < rec->nfiles; i++) {
+		norm_path(rec->files[i], path, sizeof path);
+		hash_str(&c, path);
+		hash_str(&c, rec->hashes[i]);
+	}
+	snprintf(n, sizeof n, "%zu", rec->nmissing);
+	hash_str(&c, n);
+	for (i = 0; i < rec->nmissing; i++) {
+		norm_path(rec->missing[i], path, sizeof path);
+		hash_str(&c, path);
 	}
 	bb__sha256_final(&c, d);
 	bb__sha256_hex(d, out);
-}
-
-/* The "files" array of a document as strings (borrowed from it), and
- * their hashes now; 0 when a file cannot be read or the list is bad. */
-static int file_hashes(json_t *list, const char ***files, char (**hashes)[65],
-                       size_t *n)
-{
-	size_t i, count;
-
-	*files = NULL;
-	*hashes = NULL;
-	*n = 0;
-	if (!json_is_array(list))
-		return 0;
-	count = json_array_size(list);
-	if (count > 100000)
-		return 0;
-	*files = bb__calloc(count + 1, sizeof **files);
-	*hashes = bb__calloc(count + 1, sizeof **hashes);
-	if (!*files || !*hashes)
-		return 0;
-	for (i = 0; i < count; i++) {
-		json_t *f = json_array_get(list, i);
-
-		if (json_is_object(f))        /* a stamp's {path, sha256} */
-			f = json_object_get(f, "path");
-		if (!json_is_string(f) || !bb__sha256_file(json_string_value(f),
-		                                          (*hashes)[i]))
-			return 0;
-		(*files)[i] = json_string_value(f);
-	}
-	*n = count;
-	return 1;
 }
 
 static int stamp_path(const bb_batch_job *j, char *buf, size_t size)
@@ -576,25 +694,125 @@ static int stamp_path(const bb_batch_job *j, char *buf, size_t size)
 	return bb__path_join(buf, size, j->output, STAMP);
 }
 
+/* A JSON document from a regular file inside root, of at most max bytes;
+ * NULL otherwise. */
+static json_t *load_regular(const char *path, const char *root, size_t max)
+{
+	char *data = malloc(max + 1);
+	size_t len = 0;
+	ssize_t n = 1;
+	json_t *doc = NULL;
+	bb_error err;
+	int fd = data ? bb_file_open_regular(path, &root, 1, max, &err) : -1;
+
+	while (fd >= 0 && len <= max && n != 0) {
+		n = read(fd, data + len, max + 1 - len);
+		if (n < 0 && errno != EINTR)
+			break;
+		len += n > 0 ? (size_t)n : 0;
+	}
+	if (fd >= 0 && n == 0 && len <= max)
+		doc = json_loadb(data, len, 0, NULL);
+	if (fd >= 0)
+		close(fd);
+	free(data);
+	return doc;
+}
+
+/* The files under the output folder (relative paths, bonebake's own
+ * .bonebake-* names left out) with their sizes, as a JSON array; the
+ * stamp lists it so that a deleted output makes the job stale. */
+static int list_outputs(const char *dir, const char *rel, json_t *list, int depth)
+{
+	char path[8192], sub[8192];
+	struct dirent *e;
+	DIR *d;
+	int ok = 1;
+
+	if (!bb__path_join(path, sizeof path, dir, rel[0] ? rel : ".") ||
+	    depth > 16 || !(d = opendir(path)))
+		return 0;
+	while (ok && (e = readdir(d)) != NULL) {
+		struct stat st;
+		char full[8192 + 256];
+
+		if (e->d_name[0] == '.' && (!e->d_name[1] || strcmp(e->d_name, "..") == 0 ||
+		                            strstr(e->d_name, ".bonebake-")))
+			continue;
+		snprintf(sub, sizeof sub, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
+		snprintf(full, sizeof full, "%s/%s", path, e->d_name);
+		if (lstat(full, &st) != 0)
+			ok = 0;
+		else if (S_ISDIR(st.st_mode))
+			ok = list_outputs(dir, sub, list, depth + 1);
+		else if (json_array_size(list) >= MAX_LISTED)
+			ok = 0;
+		else
+			ok = json_array_append_new(list, json_pack("{s:s, s:I}", "path", sub,
+			                           "size", (json_int_t)st.st_size)) == 0;
+	}
+	closedir(d);
+	return ok;
+}
+
+/* 1 when every output the stamp lists is there with its size. */
+static int outputs_there(const bb_batch_job *j, json_t *list)
+{
+	size_t i;
+
+	if (!json_is_array(list) || json_array_size(list) > MAX_LISTED)
+		return 0;
+	for (i = 0; i < json_array_size(list); i++) {
+		json_t *o = json_array_get(list, i);
+		json_t *p = json_object_get(o, "path"), *size = json_object_get(o, "size");
+		char full[8192];
+		struct stat st;
+
+		if (!json_is_string(p) || !json_is_integer(size) ||
+		    json_string_value(p)[0] == '/' || strstr(json_string_value(p), "..") ||
+		    !bb__path_join(full, sizeof full, j->output, json_string_value(p)) ||
+		    lstat(full, &st) != 0 || !S_ISREG(st.st_mode) ||
+		    (json_int_t)st.st_size != json_integer_value(size))
+			return 0;
+	}
+	return 1;
+}
+
+/* 1 when none of the files the job looked for and missed is there now. */
+static int still_missing(const struct record *rec)
+{
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < rec->nmissing; i++)
+		if (lstat(rec->missing[i], &st) == 0)
+			return 0;
+	return 1;
+}
+
 int bb_batch_current(const bb_batch_job *j, const char *version)
 {
-	char path[8192], key[65], (*hashes)[65] = NULL;
-	const char **files = NULL;
-	json_t *st, *k;
-	size_t n;
+	char path[8192], key[65];
+	struct record rec;
+	struct roots roots;
+	json_t *st, *k, *v;
 	int ok = 0;
 
-	if (!stamp_path(j, path, sizeof path) || !(st = json_load_file(path, 0, NULL)))
+	memset(&rec, 0, sizeof rec);
+	if (!stamp_path(j, path, sizeof path) ||
+	    !(st = load_regular(path, j->output, MAX_STAMP_BYTES)))
 		return 0;
 	k = json_object_get(st, "key");
-	if (json_is_string(k) && json_is_string(json_object_get(st, "bonebake")) &&
-	    strcmp(json_string_value(json_object_get(st, "bonebake")), version) == 0 &&
-	    file_hashes(json_object_get(st, "files"), &files, &hashes, &n)) {
-		job_key(j, version, n, files, hashes, key);
+	v = json_object_get(st, "bonebake");
+	job_roots(j, &roots);
+	if (json_is_string(k) && json_is_string(v) &&
+	    strcmp(json_string_value(v), version) == 0 &&
+	    outputs_there(j, json_object_get(st, "outputs")) &&
+	    read_record(st, &roots, &rec) && still_missing(&rec)) {
+		job_key(j, version, &rec, key);
 		ok = strcmp(key, json_string_value(k)) == 0;
 	}
-	free(files);
-	free(hashes);
+	record_free(&rec);
 	json_decref(st);
 	return ok;
 }
@@ -602,37 +820,52 @@ int bb_batch_current(const bb_batch_job *j, const char *version)
 bb_status bb_batch_stamp(const bb_batch_job *j, const char *version,
                          const char *deps, bb_error *err)
 {
-	char path[8192], key[65], (*hashes)[65] = NULL;
-	const char **files = NULL;
-	json_t *d, *st = NULL, *list = NULL, *args = NULL;
+	char path[8192], key[65];
+	struct record rec;
+	struct roots roots;
+	json_t *d, *st = NULL, *list = NULL, *args = NULL, *missing = NULL;
+	json_t *outputs = NULL;
 	char *text = NULL;
-	size_t n = 0, i;
+	size_t i;
 	bb_status s = BB_OK;
 
+	memset(&rec, 0, sizeof rec);
 	if (!(d = json_load_file(deps, 0, NULL)))
 		return bb_error_set(err, BB_ERR_IO, deps, NULL, "cannot read the "
 		                    "list of files the job read");
-	if (!file_hashes(json_object_get(d, "files"), &files, &hashes, &n)) {
+	job_roots(j, &roots);
+	if (!read_record(d, &roots, &rec)) {
 		s = bb_error_set(err, BB_ERR_INPUT, deps, "files", "a file the job "
 		                 "read cannot be hashed");
 		goto done;
 	}
-	job_key(j, version, n, files, hashes, key);
-	if (!(st = json_object()) || !(list = json_array()) || !(args = json_array()))
+	job_key(j, version, &rec, key);
+	if (!(st = json_object()) || !(list = json_array()) || !(args = json_array()) ||
+	    !(missing = json_array()) || !(outputs = json_array()))
 		goto nomem;
-	for (i = 0; i < n; i++)
-		if (json_array_append_new(list, json_pack("{s:s, s:s}", "path", files[i],
-		                                          "sha256", hashes[i])) != 0)
+	for (i = 0; i < rec.nfiles; i++)
+		if (json_array_append_new(list, json_pack("{s:s, s:s}", "path", rec.files[i],
+		                                          "sha256", rec.hashes[i])) != 0)
+			goto nomem;
+	for (i = 0; i < rec.nmissing; i++)
+		if (json_array_append_new(missing, json_string(rec.missing[i])) != 0)
 			goto nomem;
 	for (i = 0; i < (size_t)j->nargs; i++)
 		if (json_array_append_new(args, json_string(j->args[i])) != 0)
 			goto nomem;
+	if (!list_outputs(j->output, "", outputs, 0)) {
+		s = bb_error_set(err, BB_ERR_IO, j->output, NULL, "cannot list the "
+		                 "outputs (more than %d files?)", MAX_LISTED);
+		goto done;
+	}
 	if (json_object_set_new(st, "bonebake", json_string(version)) ||
 	    json_object_set_new(st, "key", json_string(key)) ||
 	    json_object_set_new(st, "command", json_string(j->command)) ||
 	    json_object_set_new(st, "input", json_string(j->input)) ||
 	    json_object_set_new(st, "output", json_string(j->output)) ||
-	    json_object_set(st, "args", args) || json_object_set(st, "files", list))
+	    json_object_set(st, "args", args) || json_object_set(st, "files", list) ||
+	    json_object_set(st, "missing", missing) ||
+	    json_object_set(st, "outputs", outputs))
 		goto nomem;
 	if (!(text = json_dumps(st, JSON_INDENT(1) | JSON_PRESERVE_ORDER)))
 		goto nomem;
@@ -645,11 +878,12 @@ nomem:
 	s = bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
 done:
 	free(text);
+	json_decref(outputs);
+	json_decref(missing);
 	json_decref(args);
 	json_decref(list);
 	json_decref(st);
 	json_decref(d);
-	free(files);
-	free(hashes);
+	record_free(&rec);
 	return s;
 }

@@ -110,23 +110,3 @@ void bb__sha256_hex(const uint8_t digest[32], char out[65])
 	for (i = 0; i < 32; i++)
 		snprintf(out + 2 * i, 3, "%02x", digest[i]);
 }
-
-int bb__sha256_file(const char *path, char out[65])
-{
-	uint8_t buf[65536], d[32];
-	bb__sha256 c;
-	FILE *f = fopen(path, "rb");
-	size_t n;
-	int ok;
-
-	if (!f)
-		return 0;
-	bb__sha256_init(&c);
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		bb__sha256_update(&c, buf, n);
-	ok = !ferror(f);
-	fclose(f);
-	bb__sha256_final(&c, d);
-	bb__sha256_hex(d, out);
-	return ok;
-}

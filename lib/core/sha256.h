@@ -17,7 +17,5 @@ void bb__sha256_update(bb__sha256 *c, const void *data, size_t n);
 void bb__sha256_final(bb__sha256 *c, uint8_t out[32]);
 /* 64 lowercase hex digits and a NUL. */
 void bb__sha256_hex(const uint8_t digest[32], char out[65]);
-/* Hash of a file's content as hex; 0 when it cannot be read. */
-int bb__sha256_file(const char *path, char out[65]);
 
 #endif

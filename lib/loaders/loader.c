@@ -162,7 +162,13 @@ int bb__load_exists(bb__load_ctx *c, const bb__ref *r)
 
 	if (resolve(c, r, path, sizeof path) != BB_OK)
 		return -1;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		return 1;
+	if (!bb__model_add_missing(c->m, path)) {
+		bb__build_nomem(&c->b);
+		return -1;
+	}
+	return 0;
 }
 
 bb_status bb__load_open(bb__load_ctx *c, const bb__ref *r, unsigned flags,
@@ -189,8 +195,15 @@ bb_status bb__load_open(bb__load_ctx *c, const bb__ref *r, unsigned flags,
 	}
 	if (why && nwhy)
 		snprintf(why, nwhy, "%s", sub.message);
-	if ((flags & BB__OPEN_OPTIONAL) && s != BB_ERR_NOMEM)
+	if ((flags & BB__OPEN_OPTIONAL) && s != BB_ERR_NOMEM) {
+		/* what was there (or not) decided the render */
+		struct stat st;
+
+		if (!(stat(path, &st) == 0 ? bb__model_add_file(c->m, path)
+		                           : bb__model_add_missing(c->m, path)))
+			return bb__build_nomem(&c->b);
 		return BB_OK;
+	}
 	return ref_fail(c, r, s, sub.message);
 }
 

@@ -318,22 +318,33 @@ bb_model *bb__model_new(const char *format)
 	return m;
 }
 
-int bb__model_add_file(bb_model *m, const char *path)
+/* Adds path to the list (*v, *n) once. */
+static int add_path(char ***v, int *n, const char *path)
 {
 	char **f;
 	int i;
 
-	for (i = 0; i < m->nfiles; i++)
-		if (strcmp(m->files[i], path) == 0)
+	for (i = 0; i < *n; i++)
+		if (strcmp((*v)[i], path) == 0)
 			return 1;
-	f = bb__realloc_array(m->files, (size_t)m->nfiles + 1, sizeof *f);
+	f = bb__realloc_array(*v, (size_t)*n + 1, sizeof *f);
 	if (!f)
 		return 0;
-	m->files = f;
-	if (!(f[m->nfiles] = bb__strdup(path)))
+	*v = f;
+	if (!(f[*n] = bb__strdup(path)))
 		return 0;
-	m->nfiles++;
+	(*n)++;
 	return 1;
+}
+
+int bb__model_add_file(bb_model *m, const char *path)
+{
+	return add_path(&m->files, &m->nfiles, path);
+}
+
+int bb__model_add_missing(bb_model *m, const char *path)
+{
+	return add_path(&m->missing, &m->nmissing, path);
 }
 
 void bb__model_warn(bb_model *m, const char *fmt, ...)

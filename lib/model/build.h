@@ -87,6 +87,9 @@ bb_model *bb__model_new(const char *format);
 /* Records a file the model was built from (once per path); 0 when out
  * of memory. */
 int bb__model_add_file(bb_model *m, const char *path);
+/* Records a file looked for and not found (an optional atlas, a texture):
+ * it appearing later changes the render.  0 when out of memory. */
+int bb__model_add_missing(bb_model *m, const char *path);
 /* Records a warning (identical messages are kept once). */
 void bb__model_warn(bb_model *m, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

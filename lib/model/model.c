@@ -20,6 +20,16 @@ const char *bb_model_file(const bb_model *m, int i)
 	return i >= 0 && i < m->nfiles ? m->files[i] : NULL;
 }
 
+int bb_model_missing_count(const bb_model *m)
+{
+	return m->nmissing;
+}
+
+const char *bb_model_missing(const bb_model *m, int i)
+{
+	return i >= 0 && i < m->nmissing ? m->missing[i] : NULL;
+}
+
 int bb_model_warning_count(const bb_model *m)
 {
 	return m->nwarnings;
@@ -193,6 +203,9 @@ void bb_model_free(bb_model *m)
 	for (i = 0; i < m->nfiles; i++)
 		free(m->files[i]);
 	free(m->files);
+	for (i = 0; i < m->nmissing; i++)
+		free(m->missing[i]);
+	free(m->missing);
 	free(m);
 }
 

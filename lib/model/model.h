@@ -508,6 +508,8 @@ struct bb_model {
 	int nfiles;
 	char **files;          /* every file read to build it, in read order,
 	                          as opened (the input first) */
+	int nmissing;
+	char **missing;        /* files looked for and not found */
 	int narmatures;
 	int default_armature;
 	bb_armature *armatures;

@@ -71,6 +71,11 @@ const char *bb_model_source(const bb_model *m);
  * A model loaded from a buffer lists only the files it referenced. */
 int bb_model_file_count(const bb_model *m);
 const char *bb_model_file(const bb_model *m, int i);
+/* The files the loader looked for and did not find (an optional atlas, a
+ * texture, a loose PNG), as it would have opened them: a file appearing
+ * there later changes the render too. */
+int bb_model_missing_count(const bb_model *m);
+const char *bb_model_missing(const bb_model *m, int i);
 /* Name of the loader that read the model ("bonebake-skeleton", ...). */
 const char *bb_model_format(const bb_model *m);
 /* Names of the loaders in the loader table, NULL-terminated. */
