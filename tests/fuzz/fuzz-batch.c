@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	bb_batch *b = NULL;
 	bb_error err;
-	volatile size_t sum = 0;
+	size_t sum = 0;
 	int i, k;
 
 	if (bb_batch_parse((const char *)data, size, "fuzz/m.json", &b, &err) != BB_OK) {
@@ -37,5 +37,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sum += (size_t)bb_batch_shard(j, 1 + i % 7);
 	}
 	bb_batch_free(b);
-	return 0;
+	return sum == (size_t)-1;   /* never: the walk is what matters */
 }
