@@ -14,7 +14,8 @@ enum {
 	O_SCALE, O_SIZE, O_ORIGIN, O_PAD, O_BG, O_BONES, O_FLIP, O_OVERLAY,
 	O_FACE, O_SET, O_JOBS, O_QUIET, O_ATLAS, O_LOOP, O_ONCE, O_CANVAS,
 	O_PLACEHOLDER, O_MODEL3D, O_ASSETS, O_VIEW, O_PPU, O_DURATION,
-	O_PROGRESS, O_DEPS, O_FILTER, O_OUTSIDE, O_PIXELS, O_STRICT
+	O_PROGRESS, O_DEPS, O_FILTER, O_OUTSIDE, O_PIXELS, O_STRICT,
+	O_CANVAS_PIXELS
 };
 
 const struct option fig_options[] = {
@@ -52,6 +53,7 @@ const struct option fig_options[] = {
 	{ "allow-outside-paths", no_argument, NULL, O_OUTSIDE },
 	{ "max-image-pixels", required_argument, NULL, O_PIXELS },
 	{ "strict", no_argument, NULL, O_STRICT },
+	{ "max-canvas-pixels", required_argument, NULL, O_CANVAS_PIXELS },
 };
 const int fig_noptions = sizeof fig_options / sizeof fig_options[0];
 
@@ -82,6 +84,9 @@ const char fig_help[] =
 	"  --max-image-pixels N refuse textures of more than N pixels (or NM: N\n"
 	"                       million), from their header (default 64M; all\n"
 	"                       of a file's textures together: twice that)\n"
+	"  --max-canvas-pixels N refuse a canvas (width x height) of more than\n"
+	"                       N pixels (or NM: N million), from the plan,\n"
+	"                       before drawing (default 32M)\n"
 	"  --view front|back|left|right|top|iso\n"
 	"                       how 3D models are seen (default iso)\n"
 	"  --pixels-per-unit N  pixels per 3D model unit (default 8)\n"
@@ -299,6 +304,13 @@ int fig_parse(fig_opts *o, int id, const char *arg, const char *cmd)
 	case O_PIXELS:
 		if (!cli_parse_pixels(arg, &o->max_pixels)) {
 			cli_usage_error(cmd, "--max-image-pixels takes N or NM (millions), "
+			                "1..1024M, not '%s'", arg);
+			return -1;
+		}
+		return 1;
+	case O_CANVAS_PIXELS:
+		if (!cli_parse_pixels(arg, &o->max_canvas_pixels)) {
+			cli_usage_error(cmd, "--max-canvas-pixels takes N or NM (millions), "
 			                "1..1024M, not '%s'", arg);
 			return -1;
 		}
@@ -578,6 +590,7 @@ bb_canvas_options fig_canvas(const fig_opts *o)
 	co.background = o->bg;
 	co.filter = o->filter;
 	co.native = o->canvas_native;
+	co.limits.max_canvas_pixels = (long long)o->max_canvas_pixels;
 	if (o->has_size) {
 		co.width = o->size_w;
 		co.height = o->size_h;

@@ -51,6 +51,7 @@ typedef struct fig_opts {
 	const char *assets;         /* --assets: resource folder */
 	int allow_outside;          /* --allow-outside-paths */
 	size_t max_pixels;          /* --max-image-pixels (0: the default) */
+	size_t max_canvas_pixels;   /* --max-canvas-pixels (0: the default) */
 	int no_pixels;              /* the command draws nothing (pose) */
 	bb_view3d view3d;           /* --view, --pixels-per-unit */
 	double duration;            /* --duration: seconds per animation cycle

@@ -8,10 +8,12 @@
 
 enum { DEFAULT_MAX_CANVAS = 16384 };
 static const long DEFAULT_MAX_FRAMES = 100000;
+static const long long DEFAULT_MAX_CANVAS_PIXELS = 32LL << 20;
 
 bb_limits bb_limits_default(void)
 {
-	bb_limits l = { DEFAULT_MAX_CANVAS, DEFAULT_MAX_FRAMES };
+	bb_limits l = { DEFAULT_MAX_CANVAS, DEFAULT_MAX_FRAMES,
+	                DEFAULT_MAX_CANVAS_PIXELS };
 
 	return l;
 }
@@ -22,7 +24,24 @@ static bb_limits with_defaults(bb_limits l)
 		l.max_canvas = DEFAULT_MAX_CANVAS;
 	if (l.max_frames <= 0)
 		l.max_frames = DEFAULT_MAX_FRAMES;
+	if (l.max_canvas_pixels <= 0)
+		l.max_canvas_pixels = DEFAULT_MAX_CANVAS_PIXELS;
 	return l;
+}
+
+/* A canvas under the side limit can still be too large to allocate (a
+ * few small parts far apart): its area is limited too. */
+static bb_status check_area(const bb_model *m, const bb_plan *p,
+                            const bb_limits *lim, double w, double h,
+                            bb_error *err)
+{
+	if (w * h <= (double)lim->max_canvas_pixels)
+		return BB_OK;
+	return bb_error_set(err, BB_ERR_LIMIT, bb_model_source(m), NULL,
+	                    "animation \"%s\": canvas %.0fx%.0f px (%.1f Mpx) exceeds "
+	                    "the limit of %.0f Mpx (--max-canvas-pixels raises it)",
+	                    p->info.name, w, h, w * h / 1048576.0,
+	                    lim->max_canvas_pixels / 1048576.0);
 }
 
 static int anim_ok(const bb_model *m, int arm, int anim)
@@ -121,6 +140,8 @@ static bb_status plan_native(const bb_model *m, const bb_canvas_options *co,
 		return bb_error_set(err, BB_ERR_LIMIT, src, NULL, "animation \"%s\": "
 		                    "canvas %.0fx%.0f px exceeds the %d px limit",
 		                    p->info.name, w, h, lim->max_canvas);
+	if (check_area(m, p, lim, w, h, err) != BB_OK)
+		return BB_ERR_LIMIT;
 	p->width = w < 1 ? 1 : (int)w;
 	p->height = h < 1 ? 1 : (int)h;
 	p->view.origin_x = p->info.stage_x * s;
@@ -176,6 +197,9 @@ static bb_status plan_bounds(const bb_model *m, const bb_scene *sc,
 		                    "animation \"%s\": drawn area %.6gx%.6g px exceeds "
 		                    "the %d px canvas limit", p->info.name, px1 - px0,
 		                    py1 - py0, lim->max_canvas);
+	if (check_area(m, p, lim, px1 - px0 + 2.0 * pad, py1 - py0 + 2.0 * pad,
+	               err) != BB_OK)
+		return BB_ERR_LIMIT;
 	p->width = (int)(px1 - px0) + 2 * pad;
 	p->height = (int)(py1 - py0) + 2 * pad;
 	if (p->width < 1)
@@ -239,6 +263,8 @@ bb_status bb_plan_scene(const bb_model *m, const bb_scene *sc,
 			return bb_error_set(err, BB_ERR_LIMIT, bb_model_source(m), NULL,
 			                    "canvas %dx%d px exceeds the %d px limit",
 			                    co->width, co->height, lim.max_canvas);
+		if (check_area(m, p, &lim, co->width, co->height, err) != BB_OK)
+			return BB_ERR_LIMIT;
 		p->width = co->width;
 		p->height = co->height;
 		p->view.origin_x = co->has_origin ? co->origin_x : co->width / 2.0;

@@ -64,6 +64,9 @@ bb_status bb_scene_tracks(const bb_model *m, const bb_scene *sc,
 typedef struct bb_limits {
 	int max_canvas;        /* [16384] pixels per canvas side */
 	long max_frames;       /* [100000] frames per animation */
+	long long max_canvas_pixels; /* [32 Mpx = 33554432] width x height of
+	                          a canvas, checked by the plan before any
+	                          pixel is allocated (BB_ERR_LIMIT) */
 } bb_limits;
 
 /* The default limits (the brackets above). */
