@@ -18,7 +18,7 @@ libavcodec-dev libavformat-dev libavutil-dev libswscale-dev"
 # back); nodejs and npm only where no node/npm
 # is on the PATH (NodeSource's nodejs bundles npm and conflicts with
 # Debian's).
-TEST_PACKAGES="chromium man-db clang libclang-rt-14-dev ffmpeg pngcheck"
+TEST_PACKAGES="chromium man-db clang libclang-rt-14-dev ffmpeg pngcheck time"
 command -v node >/dev/null 2>&1 || TEST_PACKAGES="$TEST_PACKAGES nodejs"
 command -v npm >/dev/null 2>&1 || TEST_PACKAGES="$TEST_PACKAGES npm"
 # npm packages the tests compare against, pinned by tests/node/package-lock.json

@@ -17,6 +17,7 @@ struct run {
 	const bb_scene *sc;
 	const bb_plan *p;
 	const bb_frames_options *o;
+	bb_texcache *textures; /* shared by the workers' renderers */
 	pthread_mutex_t lock;
 	pthread_cond_t moved;  /* `deliver` advanced or the run failed */
 	long next, end;        /* the next frame to take, the end */
@@ -136,6 +137,7 @@ static void worker(void *arg, int index)
 		goto done;
 	}
 	have_state = 1;
+	bb_renderer_share(rend, r->textures);
 	while ((i = take(r)) >= 0) {
 		if ((s = bb_pose_eval(pose, tracks, n, bb_plan_frame_time(r->p, i),
 		                      &r->sc->eval, &err)) != BB_OK ||
@@ -183,11 +185,20 @@ bb_status bb_render_frames_opts(const bb_model *m, const bb_scene *sc,
 			return bb_error_set(err, BB_ERR_NOMEM, bb_model_source(m), NULL,
 			                    "out of memory");
 	}
+	/* texture regions converted once for all threads: at most 4/3 of the
+	 * decoded textures (a region and its halved copies), which the load
+	 * options' texture limit bounds */
+	if (bb_texcache_new(bb_model_texture_bytes(m) / 3 * 4 + ((size_t)16 << 20),
+	                    &r.textures, err) != BB_OK) {
+		free(r.held);
+		return BB_ERR_NOMEM;
+	}
 	pthread_mutex_init(&r.lock, NULL);
 	pthread_cond_init(&r.moved, NULL);
 	bb__parallel_run(jobs, worker, &r);
 	pthread_cond_destroy(&r.moved);
 	pthread_mutex_destroy(&r.lock);
+	bb_texcache_free(r.textures);
 	for (k = 0; k < r.window; k++)
 		bb_image_free(r.held[k]);
 	free(r.held);

@@ -64,6 +64,17 @@ void bb_model_event(const bb_model *m, int armature, int anim, int i,
 	            e->kind == BB_EVENT_ACTION ? "action" : "event";
 }
 
+size_t bb_model_texture_bytes(const bb_model *m)
+{
+	size_t n = 0;
+	int i;
+
+	for (i = 0; i < m->ntextures; i++)
+		if (m->textures[i] && m->textures[i]->px)
+			n += m->textures[i]->stride * (size_t)m->textures[i]->height;
+	return n;
+}
+
 int bb__model_find_texture(const bb_model *m, const char *name)
 {
 	int i;

@@ -12,9 +12,15 @@ struct bb__region;
 /* Per-thread state kept across frames: texture regions converted for
  * cairo (texcache.c), and the canvas with the device box {x0, y0, x1, y1}
  * the last frame drew into (the rest of it holds the clear colour). */
+struct bb__regions {
+	struct bb__region *v;    /* cap slots, at most half full */
+	size_t cap, n, bytes;
+};
+
 struct bb_renderer {
-	struct bb__region *regions;   /* hash table of region_cap slots */
-	size_t region_cap, nregions, region_bytes;
+	struct bb__regions regions;   /* its own regions, or with `shared`
+	                                 its surfaces over the shared ones */
+	bb_texcache *shared;          /* borrowed (bb_renderer_share) */
 	cairo_surface_t *canvas;
 	int dirty[4];
 	bb_rgba clear;

@@ -12,10 +12,18 @@
  * premultiplied pixels, an odd last row or column averaged on its own),
  * for textures drawn at 1/2^n of their size or less (BB_FILTER_GOOD).
  *
- * The cache holds at most BB_TEXCACHE_BYTES; past that, surfaces are made
- * for one use and dropped (same pixels, more work). */
+ * A renderer's own cache holds at most BB_TEXCACHE_BYTES; past that,
+ * surfaces are made for one use and dropped (same pixels, more work).
+ *
+ * Renderers on several threads share one bb_texcache (bb_renderer_share),
+ * so a region is converted once and its pixels held once whatever the
+ * number of threads: under the cache's lock a region is looked up or made,
+ * and each renderer draws from a cairo surface of its own over those
+ * pixels (cairo surfaces and pixman images are not shared between
+ * threads, only the memory they read, which nothing writes once made). */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +37,12 @@ struct bb__region {
 	const bb_image *img;
 	int x, y, w, h, level;
 	cairo_surface_t *surf;   /* NULL: free slot */
+};
+
+struct bb_texcache {
+	pthread_mutex_t lock;
+	struct bb__regions t;
+	size_t max_bytes;
 };
 
 static size_t region_hash(const bb_image *img, int x, int y, int w, int h,
@@ -59,39 +73,101 @@ static struct bb__region *slot_for(struct bb__region *tab, size_t cap,
 	}
 }
 
-void bb__texcache_free(bb_renderer *r)
+/* The region's surface in t, or NULL. */
+static cairo_surface_t *find(const struct bb__regions *t, const bb_image *img,
+                             int x, int y, int w, int h, int level)
+{
+	return t->cap ? slot_for(t->v, t->cap, img, x, y, w, h, level)->surf : NULL;
+}
+
+static void regions_free(struct bb__regions *t)
 {
 	size_t i;
 
-	for (i = 0; i < r->region_cap; i++)
-		cairo_surface_destroy(r->regions[i].surf);
-	free(r->regions);
-	r->regions = NULL;
-	r->region_cap = r->nregions = r->region_bytes = 0;
+	for (i = 0; i < t->cap; i++)
+		cairo_surface_destroy(t->v[i].surf);
+	free(t->v);
+	memset(t, 0, sizeof *t);
 }
 
 /* Room for one more entry (the table stays at most half full). */
-static int reserve(bb_renderer *r)
+static int reserve(struct bb__regions *t)
 {
 	struct bb__region *tab;
 	size_t cap, i;
 
-	if (2 * (r->nregions + 1) <= r->region_cap)
+	if (2 * (t->n + 1) <= t->cap)
 		return 1;
-	cap = r->region_cap ? 2 * r->region_cap : 64;
+	cap = t->cap ? 2 * t->cap : 64;
 	tab = bb__calloc(cap, sizeof *tab);
 	if (!tab)
 		return 0;
-	for (i = 0; i < r->region_cap; i++) {
-		const struct bb__region *e = &r->regions[i];
+	for (i = 0; i < t->cap; i++) {
+		const struct bb__region *e = &t->v[i];
 
 		if (e->surf)
 			*slot_for(tab, cap, e->img, e->x, e->y, e->w, e->h, e->level) = *e;
 	}
-	free(r->regions);
-	r->regions = tab;
-	r->region_cap = cap;
+	free(t->v);
+	t->v = tab;
+	t->cap = cap;
 	return 1;
+}
+
+/* Keeps a reference to s in t as the region given, counting `bytes`;
+ * 0 when out of memory (s is then not kept). */
+static int keep(struct bb__regions *t, cairo_surface_t *s, size_t bytes,
+                const bb_image *img, int x, int y, int w, int h, int level)
+{
+	struct bb__region *e;
+
+	if (!reserve(t))
+		return 0;
+	e = slot_for(t->v, t->cap, img, x, y, w, h, level);
+	e->img = img;
+	e->x = x;
+	e->y = y;
+	e->w = w;
+	e->h = h;
+	e->level = level;
+	e->surf = cairo_surface_reference(s);
+	t->n++;
+	t->bytes += bytes;
+	return 1;
+}
+
+void bb__texcache_free(bb_renderer *r)
+{
+	regions_free(&r->regions);
+}
+
+bb_status bb_texcache_new(size_t max_bytes, bb_texcache **out, bb_error *err)
+{
+	bb_texcache *c = calloc(1, sizeof *c);
+
+	*out = NULL;
+	if (!c || pthread_mutex_init(&c->lock, NULL) != 0) {
+		free(c);
+		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
+	}
+	c->max_bytes = max_bytes;
+	*out = c;
+	return BB_OK;
+}
+
+void bb_texcache_free(bb_texcache *c)
+{
+	if (!c)
+		return;
+	regions_free(&c->t);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+}
+
+void bb_renderer_share(bb_renderer *r, bb_texcache *c)
+{
+	regions_free(&r->regions);
+	r->shared = c;
 }
 
 static cairo_surface_t *new_argb(int w, int h)
@@ -190,23 +266,23 @@ static cairo_surface_t *halve(cairo_surface_t *src)
 	return s;
 }
 
-cairo_surface_t *bb__raster_region(bb_renderer *r, const bb_image *img,
-                                   int premultiplied, int x, int y, int w,
-                                   int h, int level)
+/* The region from t, else made (and, when `kept`, kept while t holds less
+ * than max bytes); a new reference, NULL when out of memory.  The levels
+ * below it made on the way are not kept: a texture drawn small holds only
+ * its small copy, not its full-size one. */
+static cairo_surface_t *region_made(struct bb__regions *t, size_t max, int kept,
+                                    const bb_image *img, int premultiplied,
+                                    int x, int y, int w, int h, int level)
 {
-	struct bb__region *e = NULL;
-	cairo_surface_t *s, *below;
+	cairo_surface_t *s = find(t, img, x, y, w, h, level), *below;
 	size_t bytes;
 
-	if (r->region_cap) {
-		e = slot_for(r->regions, r->region_cap, img, x, y, w, h, level);
-		if (e->surf)
-			return cairo_surface_reference(e->surf);
-	}
+	if (s)
+		return cairo_surface_reference(s);
 	if (level == 0) {
 		s = convert_region(img, premultiplied, x, y, w, h);
 	} else {
-		below = bb__raster_region(r, img, premultiplied, x, y, w, h, level - 1);
+		below = region_made(t, max, 0, img, premultiplied, x, y, w, h, level - 1);
 		s = below ? halve(below) : NULL;
 		cairo_surface_destroy(below);
 	}
@@ -214,17 +290,41 @@ cairo_surface_t *bb__raster_region(bb_renderer *r, const bb_image *img,
 		return NULL;
 	bytes = (size_t)cairo_image_surface_get_stride(s) *
 	        (size_t)cairo_image_surface_get_height(s);
-	if (r->region_bytes + bytes > BB_TEXCACHE_BYTES || !reserve(r))
-		return s;   /* for this use only */
-	e = slot_for(r->regions, r->region_cap, img, x, y, w, h, level);
-	e->img = img;
-	e->x = x;
-	e->y = y;
-	e->w = w;
-	e->h = h;
-	e->level = level;
-	e->surf = cairo_surface_reference(s);
-	r->nregions++;
-	r->region_bytes += bytes;
+	if (kept && t->bytes + bytes <= max)
+		keep(t, s, bytes, img, x, y, w, h, level);   /* else for this use */
 	return s;
+}
+
+cairo_surface_t *bb__raster_region(bb_renderer *r, const bb_image *img,
+                                   int premultiplied, int x, int y, int w,
+                                   int h, int level)
+{
+	bb_texcache *c = r->shared;
+	cairo_surface_t *s, *own;
+
+	if (!c)
+		return region_made(&r->regions, BB_TEXCACHE_BYTES, 1, img,
+		                   premultiplied, x, y, w, h, level);
+	if ((s = find(&r->regions, img, x, y, w, h, level)) != NULL)
+		return cairo_surface_reference(s);   /* this thread's view of it */
+	pthread_mutex_lock(&c->lock);
+	s = region_made(&c->t, c->max_bytes, 1, img, premultiplied, x, y, w, h, level);
+	if (!s || find(&c->t, img, x, y, w, h, level) != s) {
+		pthread_mutex_unlock(&c->lock);
+		return s;                            /* NULL, or for this use only */
+	}
+	/* a surface of this thread's own over the shared pixels */
+	own = cairo_image_surface_create_for_data(cairo_image_surface_get_data(s),
+	                                          CAIRO_FORMAT_ARGB32,
+	                                          cairo_image_surface_get_width(s),
+	                                          cairo_image_surface_get_height(s),
+	                                          cairo_image_surface_get_stride(s));
+	cairo_surface_destroy(s);
+	pthread_mutex_unlock(&c->lock);
+	if (cairo_surface_status(own) != CAIRO_STATUS_SUCCESS) {
+		cairo_surface_destroy(own);
+		return NULL;
+	}
+	keep(&r->regions, own, 0, img, x, y, w, h, level);
+	return own;
 }

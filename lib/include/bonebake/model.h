@@ -75,6 +75,9 @@ const char *bb_model_file(const bb_model *m, int i);
  * texture, a loose PNG), as it would have opened them: a file appearing
  * there later changes the render too. */
 int bb_model_missing_count(const bb_model *m);
+/* Bytes of the model's decoded textures (at most the load options'
+ * max_texture_pixels x 4). */
+size_t bb_model_texture_bytes(const bb_model *m);
 const char *bb_model_missing(const bb_model *m, int i);
 /* Name of the loader that read the model ("bonebake-skeleton", ...). */
 const char *bb_model_format(const bb_model *m);

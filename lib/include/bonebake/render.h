@@ -42,6 +42,19 @@ typedef struct bb_renderer bb_renderer;
 bb_status bb_renderer_new(bb_renderer **out, bb_error *err);
 void bb_renderer_free(bb_renderer *r);
 
+/* Texture regions converted for drawing, shared by the renderers of
+ * several threads (bb_renderer_share): each region is converted once and
+ * its pixels are held once, whatever the number of threads.  Holds at
+ * most max_bytes of them; past that, regions are converted for one use.
+ * New; free with bb_texcache_free once no renderer uses it.  Fails with
+ * BB_ERR_NOMEM.  Thread-safe. */
+typedef struct bb_texcache bb_texcache;
+bb_status bb_texcache_new(size_t max_bytes, bb_texcache **out, bb_error *err);
+void bb_texcache_free(bb_texcache *c);
+/* r takes its texture regions from c (borrowed: c outlives r) instead of
+ * a cache of its own.  Call before r draws. */
+void bb_renderer_share(bb_renderer *r, bb_texcache *c);
+
 /* Paints dl into `out` (its size is the canvas), replacing its pixels.
  * Items that cannot show (alpha taken to 0 by their colour transform,
  * outside the canvas, no area) are skipped.  Fails with BB_ERR_NOMEM, or
