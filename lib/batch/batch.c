@@ -34,6 +34,7 @@ struct bb_batch {
 	int njobs;
 	struct job *jobs;
 	char *file;                /* basename, for messages */
+	char *base;                /* the manifest's folder, resolved */
 };
 
 struct rd {
@@ -329,6 +330,7 @@ void bb_batch_free(bb_batch *b)
 		free_job(&b->jobs[i]);
 	free(b->jobs);
 	free(b->file);
+	free(b->base);
 	free(b);
 }
 
@@ -416,6 +418,7 @@ static bb_status read_jobs(struct rd *r, json_t *root, bb_batch *b)
 		b->njobs = (int)i + 1;    /* counted first: freed on error */
 		if ((s = read_job(r, json_array_get(jobs, i), j)) != BB_OK)
 			return s;
+		j->pub.base = b->base;
 		/* ./out, out/ and $PWD/out are one folder */
 		if (!bb__path_resolve(j->output, where, sizeof where))
 			return fail(r, "output", "path too long%s", "");
@@ -463,11 +466,16 @@ bb_status bb_batch_parse(const char *data, size_t size, const char *path,
 			err->line = je.line > 0 ? je.line : 0;
 		return s;
 	}
-	if (!(b = calloc(1, sizeof *b)) || !(b->file = bb__strdup(r.file))) {
+	if (!(b = calloc(1, sizeof *b)) || !(b->file = bb__strdup(r.file)) ||
+	    !(b->base = malloc(8192))) {
+		if (b)
+			free(b->file);
 		free(b);
 		json_decref(root);
 		return nomem(&r);
 	}
+	if (!bb__path_resolve(r.dir, b->base, 8192))
+		snprintf(b->base, 8192, "%s", r.dir);
 	s = read_jobs(&r, root, b);
 	json_decref(root);
 	if (s != BB_OK) {
@@ -523,12 +531,24 @@ static void hash_str(bb__sha256 *c, const char *s)
 	bb__sha256_update(c, s, strlen(s) + 1);    /* with its NUL */
 }
 
-/* A path as the key sees it: absolute, without ".", ".." or links, so
- * ./m.json and $PWD/m.json agree; as given when it cannot be resolved. */
-static void norm_path(const char *path, char *out, size_t size)
+/* A path as the key sees it: without ".", ".." or links, so ./m.json and
+ * $PWD/m.json agree; relative to the manifest's folder when below it (a
+ * tree moved with its records stays current), else absolute; as given
+ * when it cannot be resolved. */
+static void norm_path(const bb_batch_job *j, const char *path, char *out,
+                      size_t size)
 {
-	if (!bb__path_resolve(path, out, size))
+	size_t n = strlen(j->base);
+
+	if (!bb__path_resolve(path, out, size)) {
 		snprintf(out, size, "%s", path);
+	} else if (bb__path_within(out, j->base)) {
+		const char *rel = out[n] == '/' ? out + n + 1 : out + n;
+
+		if (strcmp(j->base, "/") == 0)
+			rel = out + 1;
+		memmove(out, rel[0] ? rel : ".", strlen(rel[0] ? rel : ".") + 1);
+	}
 }
 
 /* The folders a job may read (bonebake/batch.h): the input's, and those
@@ -664,9 +684,9 @@ static void job_key(const bb_batch_job *j, const char *version,
 	hash_str(&c, "bonebake-batch 2");
 	hash_str(&c, version);
 	hash_str(&c, j->command);
-	norm_path(j->input, path, sizeof path);
+	norm_path(j, j->input, path, sizeof path);
 	hash_str(&c, path);
-	norm_path(j->output, path, sizeof path);
+	norm_path(j, j->output, path, sizeof path);
 	hash_str(&c, path);
 	snprintf(n, sizeof n, "%d", j->nargs);
 	hash_str(&c, n);
@@ -675,14 +695,14 @@ static void job_key(const bb_batch_job *j, const char *version,
 	snprintf(n, sizeof n, "%zu", rec->nfiles);
 	hash_str(&c, n);
 	for (i = 0; i < rec->nfiles; i++) {
-		norm_path(rec->files[i], path, sizeof path);
+		norm_path(j, rec->files[i], path, sizeof path);
 		hash_str(&c, path);
 		hash_str(&c, rec->hashes[i]);
 	}
 	snprintf(n, sizeof n, "%zu", rec->nmissing);
 	hash_str(&c, n);
 	for (i = 0; i < rec->nmissing; i++) {
-		norm_path(rec->missing[i], path, sizeof path);
+		norm_path(j, rec->missing[i], path, sizeof path);
 		hash_str(&c, path);
 	}
 	bb__sha256_final(&c, d);

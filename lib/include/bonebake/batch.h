@@ -38,6 +38,9 @@ typedef struct bb_batch_job {
 	const char *output;        /* likewise */
 	int nargs;
 	const char *const *args;   /* options as command-line words, in order */
+	const char *base;          /* the manifest's folder, resolved: the key
+	                              names paths below it relative to it, so
+	                              a tree and its records can move */
 } bb_batch_job;
 
 /* Reads a manifest (new; free with bb_batch_free).  Fails with BB_ERR_IO
