@@ -4,6 +4,7 @@
  * the others down), with its share of the threads; its progress comes
  * back as --progress json events and its messages are printed under its
  * name when it ends. */
+#define _GNU_SOURCE   /* ppoll */
 #include "config.h"
 
 #include <errno.h>
@@ -50,6 +51,15 @@ static const char help[] =
 	"  --progress auto|line|json|none\n"
 	"                       jobs done / total on stderr (see render)\n"
 	"  -h, --help           this text\n";
+
+/* SIGINT / SIGTERM received (0: none): batch forwards it to the running
+ * jobs, waits for them and starts no other. */
+static volatile sig_atomic_t stop_sig;
+
+static void on_stop(int sig)
+{
+	stop_sig = sig;
+}
 
 /* The commands a job may run: they take FILE -o DIR and --deps. */
 static const char *const job_commands[] = { "render", "sheet", NULL };
@@ -165,6 +175,8 @@ static int start_child(struct batch_run *r, int job, struct child *c)
 {
 	const bb_batch_job *j = bb_batch_job_at(r->b, job);
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t none, stops;
 	char threads[16];
 	const char **argv;
 	int p[2], i, k = 0, dfd;
@@ -207,8 +219,22 @@ static int start_child(struct batch_run *r, int job, struct child *c)
 	posix_spawn_file_actions_adddup2(&fa, p[1], 2);
 	posix_spawn_file_actions_addclose(&fa, p[0]);
 	posix_spawn_file_actions_addclose(&fa, p[1]);
-	i = posix_spawn(&c->pid, "/proc/self/exe", &fa, NULL, (char *const *)argv,
+	/* a process group of its own (batch forwards a cancel to it, so a
+	 * job's own children go too), the stop signals at their defaults and
+	 * unblocked, as a command run by hand has them */
+	sigemptyset(&none);
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGINT);
+	sigaddset(&stops, SIGTERM);
+	posix_spawnattr_init(&at);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
+	                         POSIX_SPAWN_SETSIGDEF);
+	posix_spawnattr_setpgroup(&at, 0);
+	posix_spawnattr_setsigmask(&at, &none);
+	posix_spawnattr_setsigdefault(&at, &stops);
+	i = posix_spawn(&c->pid, "/proc/self/exe", &fa, &at, (char *const *)argv,
 	                environ);
+	posix_spawnattr_destroy(&at);
 	posix_spawn_file_actions_destroy(&fa);
 	free(argv);
 	close(p[1]);
@@ -252,22 +278,39 @@ static void finish_child(struct batch_run *r, struct child *c)
 	cli_progress_step(&r->progress, 1);
 }
 
-/* Runs the stale selected jobs, `slots` at a time. */
+/* Runs the stale selected jobs, `slots` at a time.  The stop signals are
+ * blocked but while waiting (ppoll), so one cannot slip in between the
+ * check and the wait; once one came, it is forwarded to every running
+ * job's process group, no job is started, and the loop waits for the
+ * running ones to end (they remove their staging folders). */
 static int run_jobs(struct batch_run *r, const int *todo, int ntodo, int slots)
 {
 	struct child *kids = calloc((size_t)slots, sizeof *kids);
 	struct pollfd *pfd = calloc((size_t)slots, sizeof *pfd);
-	int next = 0, running = 0, i, rc = 0;
+	int next = 0, running = 0, i, rc = 0, forwarded = 0;
+	sigset_t stops, wait_mask;
 
 	if (!kids || !pfd) {
 		free(kids);
 		free(pfd);
 		return EXIT_INTERNAL;
 	}
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGINT);
+	sigaddset(&stops, SIGTERM);
+	sigprocmask(SIG_BLOCK, &stops, &wait_mask);
+	sigdelset(&wait_mask, SIGINT);
+	sigdelset(&wait_mask, SIGTERM);
 	for (i = 0; i < slots; i++)
 		kids[i].pid = 0;
-	while (next < ntodo || running > 0) {
-		for (i = 0; i < slots && next < ntodo; i++) {
+	while ((next < ntodo && !stop_sig) || running > 0) {
+		if (stop_sig && forwarded != stop_sig) {
+			for (i = 0; i < slots; i++)
+				if (kids[i].pid > 0)
+					kill(-kids[i].pid, stop_sig);
+			forwarded = stop_sig;
+		}
+		for (i = 0; i < slots && next < ntodo && !stop_sig; i++) {
 			if (kids[i].pid)
 				continue;
 			if ((rc = start_child(r, todo[next], &kids[i])) != 0) {
@@ -284,7 +327,8 @@ static int run_jobs(struct batch_run *r, const int *todo, int ntodo, int slots)
 			pfd[i].events = POLLIN;
 			pfd[i].revents = 0;
 		}
-		if (running && poll(pfd, (nfds_t)slots, -1) < 0 && errno != EINTR)
+		if (running && ppoll(pfd, (nfds_t)slots, NULL, &wait_mask) < 0 &&
+		    errno != EINTR)
 			break;
 		for (i = 0; i < slots; i++) {
 			if (!kids[i].pid || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
@@ -297,6 +341,7 @@ static int run_jobs(struct batch_run *r, const int *todo, int ntodo, int slots)
 			}
 		}
 	}
+	sigprocmask(SIG_UNBLOCK, &stops, NULL);
 	free(kids);
 	free(pfd);
 	return 0;
@@ -460,6 +505,15 @@ int cmd_batch(int argc, char **argv)
 	int progress = CLI_PROGRESS_AUTO, i, rc = 0, *todo = NULL, ntodo = 0, slots;
 
 	memset(&r, 0, sizeof r);
+	{
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_stop;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+	}
 	while ((c = getopt_long(argc, argv, "j:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case O_SHARD:
@@ -513,7 +567,7 @@ int cmd_batch(int argc, char **argv)
 		if (bb_batch_shard(j, n) == k)
 			r.sel[r.nsel++] = i;
 	}
-	for (i = 0; i < r.nsel; i++) {
+	for (i = 0; i < r.nsel && !stop_sig; i++) {
 		const bb_batch_job *j = bb_batch_job_at(b, r.sel[i]);
 		int current = !force && bb_batch_current(j, PACKAGE_VERSION);
 
@@ -525,7 +579,7 @@ int cmd_batch(int argc, char **argv)
 		else
 			todo[ntodo++] = r.sel[i];
 	}
-	if (list)
+	if (list || stop_sig)
 		goto out;
 	slots = threads_total(jobs);
 	if (slots > ntodo)
@@ -539,10 +593,18 @@ int cmd_batch(int argc, char **argv)
 	if (ntodo)
 		rc = run_jobs(&r, todo, ntodo, slots);
 	cli_progress_end(&r.progress);
+	if (stop_sig) {
+		fprintf(stderr, "bonebake batch: interrupted: the running jobs were "
+		        "stopped, the others not started\n");
+		rc = 128 + stop_sig;
+		goto out;
+	}
 	if (!rc)
 		rc = failures(&r);
 	report(&r, json, quiet && !rc, k, n);
 out:
+	if (stop_sig && rc < 128)
+		rc = 128 + stop_sig;
 	for (i = 0; r.out && i < bb_batch_job_count(b); i++)
 		free(r.out[i].msg);
 	free(r.out);

@@ -1,0 +1,51 @@
+#!/bin/sh
+# Cancelling a batch (issue 22, item 4): SIGTERM or SIGINT to `batch` (a CI
+# cancel, `docker stop`) is forwarded to the running job's process group;
+# batch waits for it and exits 143 / 130, leaving no process behind, no
+# staging folder in the output and no /tmp/bonebake-deps-* file (TMPDIR
+# points into the test's folder to see them); the jobs not started yet
+# are not started.
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$top_srcdir/tests/cli/lib.sh"
+command -v pgrep >/dev/null 2>&1 || unavailable "no pgrep (procps)"
+cp "$SAMPLES/humanoid.json" "$T/h.json"
+# a long job (about 1,500 frames on one thread), then another
+cat >"$T/m.json" <<'EOF2'
+{ "jobs": [
+  { "name": "slow", "command": "render", "input": "h.json", "output": "out/slow",
+    "options": { "all": true, "scale": 3, "fps": 120 } },
+  { "name": "next", "command": "render", "input": "h.json", "output": "out/next",
+    "animations": ["walk"] } ] }
+EOF2
+mkdir "$T/tmp"
+for sig in TERM INT; do
+	rm -rf "$T/out"
+	TMPDIR="$T/tmp" "$BONEBAKE" batch "$T/m.json" --jobs 1 --quiet 2>"$T/err" &
+	pid=$!
+	n=0
+	until [ -n "$(find "$T/out" -path '*/.bonebake-stage-*' -name '*.png' 2>/dev/null | head -1)" ]; do
+		n=$((n + 1)); [ $n -lt 600 ] || fail "no frame staged after 30 s: $(cat "$T/err")"
+		sleep 0.05
+	done
+	kids=$(pgrep -P $pid)
+	checks=$((checks + 1))
+	[ -n "$kids" ] || fail "no job process under batch"
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	want=143; [ $sig = INT ] && want=130
+	checks=$((checks + 1))
+	[ $rc -eq $want ] || fail "SIG$sig: batch exited $rc, expected $want: $(cat "$T/err")"
+	for k in $kids; do
+		checks=$((checks + 1))
+		! kill -0 "$k" 2>/dev/null || { kill -KILL "$k"; fail "SIG$sig: job process $k outlived batch"; }
+	done
+	checks=$((checks + 1))
+	[ -z "$(find "$T/out" -name '.bonebake-stage-*' 2>/dev/null)" ] ||
+		fail "SIG$sig: a staging folder was left: $(find "$T/out")"
+	checks=$((checks + 1))
+	[ -z "$(ls -A "$T/tmp")" ] || fail "SIG$sig: temporary files were left: $(ls -A "$T/tmp")"
+	expect_absent "$T/out/slow"
+	expect_absent "$T/out/next"
+done
+pass
