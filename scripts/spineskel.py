@@ -256,60 +256,66 @@ def write_keys(o, keys, values, bytes_=False):
             write_curve(o, keys[i - 1], nv)
 
 
+def write_group(body, owners, owner_index, types, one):
+    """Timelines grouped by owner (slot, bone, path or physics constraint):
+    the owner count, then per owner its index and its timelines (type byte,
+    frame count, then one(kind, keys) writes the rest).  Returns how many
+    timelines were written."""
+    body.varint(len(owners))
+    n = 0
+    for name, tls in owners.items():
+        body.varint(owner_index(name))
+        body.varint(len(tls))
+        for kind, keys in tls.items():
+            n += 1
+            body.byte(types[kind] if isinstance(types, dict) else types.index(kind))
+            body.varint(len(keys))
+            one(kind, keys)
+    return n
+
+
 def write_animation(o, doc, anim):
     slots, bones = doc["slots"], doc["bones"]
-    n = 0
     body = Out(o.strings)
-    st = anim.get("slots", {})
-    body.varint(len(st))
-    for slot, tls in st.items():
-        body.varint(index(slots, slot))
-        body.varint(len(tls))
-        for kind, keys in tls.items():
-            n += 1
-            t = SLOT_TL.index(kind)
-            body.byte(t)
-            body.varint(len(keys))
-            if t == 0:
-                for k in keys:
-                    body.f32(k.get("time", 0))
-                    body.ref(k.get("name"))
-                continue
-            if t == 5:
-                def vals(k):
-                    return [round(k.get("value", 0) * 255)]
-            elif t in (1, 2):
-                def vals(k):
-                    return color_bytes(k["color"])
-            else:
-                def vals(k):
-                    return color_bytes(k["light"]) + color_bytes(k["dark"])
-            body.varint(bezier_count(keys, len(vals(keys[0]))))
-            write_keys(body, keys, vals, True)
-    bt = anim.get("bones", {})
-    body.varint(len(bt))
-    for bone, tls in bt.items():
-        body.varint(index(bones, bone))
-        body.varint(len(tls))
-        for kind, keys in tls.items():
-            n += 1
-            t = BONE_TL.index(kind)
-            body.byte(t)
-            body.varint(len(keys))
-            if t == 10:
-                for k in keys:
-                    body.f32(k.get("time", 0))
-                    body.byte(INHERIT.index(k.get("inherit", "normal")))
-                continue
-            d = 1 if kind.startswith("scale") else 0
-            if t in (1, 4, 7):
-                def vals(k, d=d):
-                    return [k.get("x", d), k.get("y", d)]
-            else:
-                def vals(k, d=d):
-                    return [k.get("value", d)]
-            body.varint(bezier_count(keys, len(vals(keys[0]))))
-            write_keys(body, keys, vals)
+
+    def slot_tl(kind, keys):
+        t = SLOT_TL.index(kind)
+        if t == 0:
+            for k in keys:
+                body.f32(k.get("time", 0))
+                body.ref(k.get("name"))
+            return
+        if t == 5:
+            def vals(k):
+                return [round(k.get("value", 0) * 255)]
+        elif t in (1, 2):
+            def vals(k):
+                return color_bytes(k["color"])
+        else:
+            def vals(k):
+                return color_bytes(k["light"]) + color_bytes(k["dark"])
+        body.varint(bezier_count(keys, len(vals(keys[0]))))
+        write_keys(body, keys, vals, True)
+
+    def bone_tl(kind, keys):
+        t = BONE_TL.index(kind)
+        if t == 10:
+            for k in keys:
+                body.f32(k.get("time", 0))
+                body.byte(INHERIT.index(k.get("inherit", "normal")))
+            return
+        d = 1 if kind.startswith("scale") else 0
+        if t in (1, 4, 7):
+            def vals(k, d=d):
+                return [k.get("x", d), k.get("y", d)]
+        else:
+            def vals(k, d=d):
+                return [k.get("value", d)]
+        body.varint(bezier_count(keys, len(vals(keys[0]))))
+        write_keys(body, keys, vals)
+
+    n = write_group(body, anim.get("slots", {}), lambda s: index(slots, s), SLOT_TL, slot_tl)
+    n += write_group(body, anim.get("bones", {}), lambda b: index(bones, b), BONE_TL, bone_tl)
     ik = anim.get("ik", {})
     body.varint(len(ik))
     for name, keys in ik.items():
@@ -345,41 +351,30 @@ def write_animation(o, doc, anim):
             return [k.get("mixRotate", 1), x, k.get("mixY", x), sx, k.get("mixScaleY", sx),
                     k.get("mixShearY", 1)]
         write_keys(body, keys, vals)
-    pt = anim.get("path", {})
-    body.varint(len(pt))
-    for name, tls in pt.items():
-        body.varint(index(doc["path"], name))
-        body.varint(len(tls))
-        for kind, keys in tls.items():
-            n += 1
-            t = ["position", "spacing", "mix"].index(kind)
-            body.byte(t)
-            body.varint(len(keys))
-            if t == 2:
-                def vals(k):
-                    x = k.get("mixX", 1)
-                    return [k.get("mixRotate", 1), x, k.get("mixY", x)]
-            else:
-                def vals(k):
-                    return [k.get("value", 0)]
-            body.varint(bezier_count(keys, len(vals(keys[0]))))
-            write_keys(body, keys, vals)
-    ph = anim.get("physics", {})
-    body.varint(len(ph))
-    for name, tls in ph.items():
-        body.varint(index(doc["physics"], name) + 1 if name else 0)
-        body.varint(len(tls))
-        for kind, keys in tls.items():
-            n += 1
-            t = PHYS_TL[kind]
-            body.byte(t)
-            body.varint(len(keys))
-            if t == 8:
-                for k in keys:
-                    body.f32(k.get("time", 0))
-                continue
-            body.varint(bezier_count(keys, 1))
-            write_keys(body, keys, lambda k: [k.get("value", 0)])
+
+    def path_tl(kind, keys):
+        if kind == "mix":
+            def vals(k):
+                x = k.get("mixX", 1)
+                return [k.get("mixRotate", 1), x, k.get("mixY", x)]
+        else:
+            def vals(k):
+                return [k.get("value", 0)]
+        body.varint(bezier_count(keys, len(vals(keys[0]))))
+        write_keys(body, keys, vals)
+
+    def physics_tl(kind, keys):
+        if kind == "reset":
+            for k in keys:
+                body.f32(k.get("time", 0))
+            return
+        body.varint(bezier_count(keys, 1))
+        write_keys(body, keys, lambda k: [k.get("value", 0)])
+
+    n += write_group(body, anim.get("path", {}), lambda c: index(doc["path"], c),
+                     ["position", "spacing", "mix"], path_tl)
+    n += write_group(body, anim.get("physics", {}),
+                     lambda c: index(doc["physics"], c) + 1 if c else 0, PHYS_TL, physics_tl)
     at = anim.get("attachments", {})
     body.varint(len(at))
     for skin, sl in at.items():

@@ -164,57 +164,89 @@ static bb_status color_keys(bb__sb *r, json_t *arr, uint32_t n, int nb, int two)
 	return BB_OK;
 }
 
-static bb_status slot_timelines(bb__sb *r, json_t *anim)
+/* A group of typed timelines: per owner (a slot, bone, path or physics
+ * constraint) a count of timelines, each a type byte then its keys.  The
+ * owner's index is into `table` (physics: 0 for every constraint, the
+ * JSON's "", else 1 + the index); the types are named by `names`
+ * (NULL: not a type); `keys` reads one timeline's frames and keys. */
+struct group {
+	const char *member;        /* the animation's JSON member */
+	const char *kind;          /* "slot", ... (messages) */
+	const bb__sb_names *table;
+	int global;
+	const char *const *names;
+	unsigned ntypes;
+	bb_status (*keys)(bb__sb *r, json_t *arr, unsigned type);
+};
+
+static bb_status grouped(bb__sb *r, json_t *anim, const struct group *g)
 {
-	static const char *const names4[] = { "attachment", "rgba", "rgb", "rgba2", "rgb2",
-		"alpha" };
-	static const char *const names3[] = { "attachment", "color", "twoColor" };
-	static const int bytes4[] = { 0, 4, 3, 7, 6, 1 };
-	uint32_t n, i, slot, nn, k, nf, f;
-	json_t *slots = NULL;
+	uint32_t n, i, k, nn, idx;
+	json_t *map = NULL;
 	bb_status s;
 
-	if ((s = bb__sb_count(r, "slot count", 2, &n)) != BB_OK)
+	if ((s = bb__sb_count(r, "owner count", 2, &n)) != BB_OK)
 		return s;
 	for (i = 0; i < n; i++) {
-		json_t *so;
+		size_t at = r->pos;
+		const char *name;
+		json_t *owner;
 
-		bb__sb_what(r, "slot timelines %u", (unsigned)i);
-		if ((s = bb__sb_index(r, "slot", &r->slots, &slot)) != BB_OK ||
-		    (s = bb__sb_count(r, "timeline count", 2, &nn)) != BB_OK)
+		bb__sb_what(r, "%s timelines %u", g->kind, (unsigned)i);
+		if (g->global) {
+			if ((s = bb__sb_varint(r, g->kind, &idx)) != BB_OK)
+				return s;
+			if (idx > g->table->n)
+				return bb__sb_fail_at(r, at, "unknown %s index %u", g->kind,
+				                      (unsigned)idx - 1);
+			name = idx ? g->table->v[idx - 1] : "";
+		} else {
+			if ((s = bb__sb_index(r, g->kind, g->table, &idx)) != BB_OK)
+				return s;
+			name = g->table->v[idx];
+		}
+		if ((s = bb__sb_count(r, "timeline count", 2, &nn)) != BB_OK)
 			return s;
-		slots = slots ? slots : bb__sb_obj(r, anim, "slots");
-		so = bb__sb_obj(r, slots, r->slots.v[slot]);
+		map = map ? map : bb__sb_obj(r, anim, g->member);
+		owner = bb__sb_obj(r, map, name);
 		for (k = 0; k < nn; k++) {
-			size_t at = r->pos;
 			unsigned type;
-			json_t *arr;
 
-			bb__sb_what(r, "slot \"%s\" timeline %u", r->slots.v[slot], (unsigned)k);
+			at = r->pos;
+			bb__sb_what(r, "%s \"%s\" timeline %u", g->kind, name, (unsigned)k);
 			if ((s = bb__sb_u8(r, "timeline type", &type)) != BB_OK)
 				return s;
-			if (type >= (r->major == 3 ? 3u : 6u))
-				return bb__sb_fail_at(r, at, "unknown slot timeline type %u", type);
-			arr = bb__sb_arr(r, so, r->major == 3 ? names3[type] : names4[type]);
-			if ((s = frames(r, &nf, type != 0, type != 0 && r->major == 4)) != BB_OK)
+			if (type >= g->ntypes || !g->names[type])
+				return bb__sb_fail_at(r, at, "unknown %s timeline type %u", g->kind,
+				                      type);
+			if ((s = g->keys(r, bb__sb_arr(r, owner, g->names[type]), type)) != BB_OK)
 				return s;
-			if (type != 0) {
-				s = r->major == 3 ? color_keys(r, arr, nf, 0, type == 2)
-				                  : color_keys(r, arr, nf, bytes4[type], type >= 3 && type <= 4);
-				if (s != BB_OK)
-					return s;
-				continue;
-			}
-			for (f = 0; f < nf; f++) {
-				json_t *key;
-				const char *name;
-
-				if ((s = new_key(r, arr, &key)) != BB_OK ||
-				    (s = bb__sb_string_ref(r, "attachment", &name)) != BB_OK)
-					return s;
-				bb__sb_str(r, key, "name", name);
-			}
 		}
+	}
+	return BB_OK;
+}
+
+/* Slot timelines: attachment names, or colours (3.8: rgba8888 colour,
+ * light and dark; 4.x: rgba, rgb, rgba2, rgb2, alpha as bytes). */
+static bb_status slot_keys(bb__sb *r, json_t *arr, unsigned type)
+{
+	static const int bytes4[] = { 0, 4, 3, 7, 6, 1 };
+	uint32_t nf, f;
+	bb_status s;
+
+	if ((s = frames(r, &nf, type != 0, type != 0 && r->major == 4)) != BB_OK)
+		return s;
+	if (type != 0)
+		return r->major == 3 ? color_keys(r, arr, nf, 0, type == 2)
+		                     : color_keys(r, arr, nf, bytes4[type], type >= 3 && type <= 4);
+	for (f = 0; f < nf; f++) {
+		json_t *key;
+		const char *name;
+
+		if ((s = new_key(r, arr, &key)) != BB_OK ||
+		    (s = bb__sb_string_ref(r, "attachment", &name)) != BB_OK)
+			return s;
+		bb__sb_str(r, key, "name", name);
 	}
 	return BB_OK;
 }
@@ -224,68 +256,108 @@ static const char *const inherit_names[] = {
 	"noScaleOrReflection"
 };
 
-static bb_status bone_timelines(bb__sb *r, json_t *anim)
+/* Bone timelines: one or two values a key (3.8 rotate's `angle`), or
+ * 4.2's inherit keys. */
+static bb_status bone_keys(bb__sb *r, json_t *arr, unsigned type)
 {
-	static const char *const names4[] = { "rotate", "translate", "translatex",
-		"translatey", "scale", "scalex", "scaley", "shear", "shearx", "sheary",
-		"inherit" };
-	static const char *const names3[] = { "rotate", "translate", "scale", "shear" };
 	static const char *const value[] = { "value" }, *const angle[] = { "angle" },
 		*const xy[] = { "x", "y" };
-	uint32_t n, i, bone, nn, k, nf, f;
-	json_t *bones = NULL;
+	uint32_t nf, f;
+	int two;
 	bb_status s;
 
-	if ((s = bb__sb_count(r, "bone count", 2, &n)) != BB_OK)
-		return s;
-	for (i = 0; i < n; i++) {
-		json_t *bo;
-
-		bb__sb_what(r, "bone timelines %u", (unsigned)i);
-		if ((s = bb__sb_index(r, "bone", &r->bones, &bone)) != BB_OK ||
-		    (s = bb__sb_count(r, "timeline count", 2, &nn)) != BB_OK)
+	if (type == 10) {                 /* 4.2 inherit: (time, mode) keys */
+		if ((s = frames(r, &nf, 0, 0)) != BB_OK)
 			return s;
-		bones = bones ? bones : bb__sb_obj(r, anim, "bones");
-		bo = bb__sb_obj(r, bones, r->bones.v[bone]);
-		for (k = 0; k < nn; k++) {
-			size_t at = r->pos;
-			unsigned type, max = r->major == 3 ? 4 : v42(r) ? 11 : 10;
-			json_t *arr;
-			int two;
+		for (f = 0; f < nf; f++) {
+			json_t *key;
+			unsigned m;
 
-			bb__sb_what(r, "bone \"%s\" timeline %u", r->bones.v[bone], (unsigned)k);
-			if ((s = bb__sb_u8(r, "timeline type", &type)) != BB_OK)
+			if ((s = new_key(r, arr, &key)) != BB_OK ||
+			    (s = bb__sb_u8(r, "inherit", &m)) != BB_OK)
 				return s;
-			if (type >= max)
-				return bb__sb_fail_at(r, at, "unknown bone timeline type %u", type);
-			arr = bb__sb_arr(r, bo, r->major == 3 ? names3[type] : names4[type]);
-			if (type == 10) {         /* 4.2 inherit: (time, mode) keys */
-				if ((s = frames(r, &nf, 0, 0)) != BB_OK)
-					return s;
-				for (f = 0; f < nf; f++) {
-					json_t *key;
-					unsigned m;
-
-					if ((s = new_key(r, arr, &key)) != BB_OK ||
-					    (s = bb__sb_u8(r, "inherit", &m)) != BB_OK)
-						return s;
-					if (m >= 5)
-						return bb__sb_fail_at(r, r->pos - 1, "unknown inherit "
-						                      "mode %u", m);
-					bb__sb_str(r, key, "inherit", inherit_names[m]);
-				}
-				continue;
-			}
-			if ((s = frames(r, &nf, 1, r->major == 4)) != BB_OK)
-				return s;
-			two = r->major == 3 ? type != 0 : type == 1 || type == 4 || type == 7;
-			s = float_keys(r, arr, nf, two ? xy : r->major == 3 ? angle : value,
-			               two ? 2 : 1);
-			if (s != BB_OK)
-				return s;
+			if (m >= 5)
+				return bb__sb_fail_at(r, r->pos - 1, "unknown inherit mode %u", m);
+			bb__sb_str(r, key, "inherit", inherit_names[m]);
 		}
+		return BB_OK;
+	}
+	if ((s = frames(r, &nf, 1, r->major == 4)) != BB_OK)
+		return s;
+	two = r->major == 3 ? type != 0 : type == 1 || type == 4 || type == 7;
+	return float_keys(r, arr, nf, two ? xy : r->major == 3 ? angle : value, two ? 2 : 1);
+}
+
+/* Path constraint timelines: position, spacing (3.8: named so in the key)
+ * and the mixes. */
+static bb_status path_keys(bb__sb *r, json_t *arr, unsigned type)
+{
+	static const char *const pos3[] = { "position" }, *const sp3[] = { "spacing" },
+		*const value[] = { "value" };
+	static const char *const mix3[] = { "rotateMix", "translateMix" },
+		*const mix4[] = { "mixRotate", "mixX", "mixY" };
+	uint32_t nf;
+	bb_status s;
+
+	if ((s = frames(r, &nf, 1, r->major == 4)) != BB_OK)
+		return s;
+	if (type == 2)
+		return r->major == 3 ? float_keys(r, arr, nf, mix3, 2)
+		                     : float_keys(r, arr, nf, mix4, 3);
+	return float_keys(r, arr, nf, r->major == 4 ? value : type ? sp3 : pos3, 1);
+}
+
+/* Physics timelines: one value a key, or reset's times. */
+static bb_status physics_keys(bb__sb *r, json_t *arr, unsigned type)
+{
+	static const char *const value[] = { "value" };
+	uint32_t nf, f;
+	bb_status s;
+
+	if ((s = frames(r, &nf, type != 8, type != 8)) != BB_OK)
+		return s;
+	if (type != 8)
+		return float_keys(r, arr, nf, value, 1);
+	for (f = 0; f < nf; f++) {
+		json_t *key;
+
+		if ((s = new_key(r, arr, &key)) != BB_OK)
+			return s;
 	}
 	return BB_OK;
+}
+
+static const char *const slot_names4[] = { "attachment", "rgba", "rgb", "rgba2", "rgb2",
+	"alpha" };
+static const char *const slot_names3[] = { "attachment", "color", "twoColor" };
+static const char *const bone_names4[] = { "rotate", "translate", "translatex",
+	"translatey", "scale", "scalex", "scaley", "shear", "shearx", "sheary", "inherit" };
+static const char *const bone_names3[] = { "rotate", "translate", "scale", "shear" };
+static const char *const path_names[] = { "position", "spacing", "mix" };
+static const char *const physics_names[] = { "inertia", "strength", "damping", NULL,
+	"mass", "wind", "gravity", "mix", "reset" };
+
+static bb_status slot_timelines(bb__sb *r, json_t *anim)
+{
+	struct group g = { "slots", "slot", &r->slots, 0, slot_names4, 6, slot_keys };
+
+	if (r->major == 3) {
+		g.names = slot_names3;
+		g.ntypes = 3;
+	}
+	return grouped(r, anim, &g);
+}
+
+static bb_status bone_timelines(bb__sb *r, json_t *anim)
+{
+	struct group g = { "bones", "bone", &r->bones, 0, bone_names4, v42(r) ? 11 : 10,
+		bone_keys };
+
+	if (r->major == 3) {
+		g.names = bone_names3;
+		g.ntypes = 4;
+	}
+	return grouped(r, anim, &g);
 }
 
 /* IK keys: 3.8 time, mix, softness, bend, compress, stretch, curve;
@@ -386,105 +458,17 @@ static bb_status constraint_timelines(bb__sb *r, json_t *anim, const char *key,
 
 static bb_status path_timelines(bb__sb *r, json_t *anim)
 {
-	static const char *const names[] = { "position", "spacing", "mix" };
-	static const char *const pos3[] = { "position" }, *const sp3[] = { "spacing" },
-		*const value[] = { "value" };
-	static const char *const mix3[] = { "rotateMix", "translateMix" },
-		*const mix4[] = { "mixRotate", "mixX", "mixY" };
-	uint32_t n, i, c, nn, k, nf;
-	json_t *map = NULL;
-	bb_status s;
+	const struct group g = { "path", "path", &r->paths, 0, path_names, 3, path_keys };
 
-	if ((s = bb__sb_count(r, "constraint count", 2, &n)) != BB_OK)
-		return s;
-	for (i = 0; i < n; i++) {
-		json_t *po;
-
-		bb__sb_what(r, "path timelines %u", (unsigned)i);
-		if ((s = bb__sb_index(r, "path constraint", &r->paths, &c)) != BB_OK ||
-		    (s = bb__sb_count(r, "timeline count", 2, &nn)) != BB_OK)
-			return s;
-		map = map ? map : bb__sb_obj(r, anim, "path");
-		po = bb__sb_obj(r, map, r->paths.v[c]);
-		for (k = 0; k < nn; k++) {
-			size_t at = r->pos;
-			unsigned type;
-			json_t *arr;
-
-			bb__sb_what(r, "path \"%s\" timeline %u", r->paths.v[c], (unsigned)k);
-			if ((s = bb__sb_u8(r, "timeline type", &type)) != BB_OK)
-				return s;
-			if (type > 2)
-				return bb__sb_fail_at(r, at, "unknown path timeline type %u", type);
-			arr = bb__sb_arr(r, po, names[type]);
-			if ((s = frames(r, &nf, 1, r->major == 4)) != BB_OK)
-				return s;
-			if (type == 2)
-				s = r->major == 3 ? float_keys(r, arr, nf, mix3, 2)
-				                  : float_keys(r, arr, nf, mix4, 3);
-			else
-				s = float_keys(r, arr, nf, r->major == 4 ? value : type ? sp3 : pos3, 1);
-			if (s != BB_OK)
-				return s;
-		}
-	}
-	return BB_OK;
+	return grouped(r, anim, &g);
 }
 
 static bb_status physics_timelines(bb__sb *r, json_t *anim)
 {
-	static const char *const names[] = { "inertia", "strength", "damping", NULL,
-		"mass", "wind", "gravity", "mix", "reset" };
-	static const char *const value[] = { "value" };
-	uint32_t n, i, c, nn, k, nf, f;
-	json_t *map = NULL;
-	bb_status s;
+	const struct group g = { "physics", "physics", &r->phys, 1, physics_names, 9,
+		physics_keys };
 
-	if ((s = bb__sb_count(r, "constraint count", 2, &n)) != BB_OK)
-		return s;
-	for (i = 0; i < n; i++) {
-		size_t at = r->pos;
-		json_t *po;
-		const char *name;
-
-		bb__sb_what(r, "physics timelines %u", (unsigned)i);
-		if ((s = bb__sb_varint(r, "physics constraint", &c)) != BB_OK)
-			return s;
-		if (c > r->phys.n)
-			return bb__sb_fail_at(r, at, "unknown physics constraint index %u",
-			                      (unsigned)c - 1);
-		name = c ? r->phys.v[c - 1] : "";
-		if ((s = bb__sb_count(r, "timeline count", 2, &nn)) != BB_OK)
-			return s;
-		map = map ? map : bb__sb_obj(r, anim, "physics");
-		po = bb__sb_obj(r, map, name);
-		for (k = 0; k < nn; k++) {
-			unsigned type;
-			json_t *arr;
-
-			at = r->pos;
-			bb__sb_what(r, "physics \"%s\" timeline %u", name, (unsigned)k);
-			if ((s = bb__sb_u8(r, "timeline type", &type)) != BB_OK)
-				return s;
-			if (type > 8 || !names[type])
-				return bb__sb_fail_at(r, at, "unknown physics timeline type %u", type);
-			arr = bb__sb_arr(r, po, names[type]);
-			if ((s = frames(r, &nf, type != 8, type != 8)) != BB_OK)
-				return s;
-			if (type != 8) {
-				if ((s = float_keys(r, arr, nf, value, 1)) != BB_OK)
-					return s;
-				continue;
-			}
-			for (f = 0; f < nf; f++) {
-				json_t *key;
-
-				if ((s = new_key(r, arr, &key)) != BB_OK)
-					return s;
-			}
-		}
-	}
-	return BB_OK;
+	return grouped(r, anim, &g);
 }
 
 /* Deform keys' vertices: end (0: none), start, end numbers. */

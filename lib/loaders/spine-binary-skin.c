@@ -152,6 +152,22 @@ struct att {
 	int v42;
 };
 
+/* 4.2: the path (flag 16), colour (flag 32, else white) and sequence
+ * (flag 64) a region, mesh or linked mesh starts with. */
+static bb_status flagged_head(bb__sb *r, json_t *o, unsigned flags, const char **path)
+{
+	bb_status s;
+
+	*path = NULL;
+	if ((flags & 16) && (s = bb__sb_string_ref(r, "path", path)) != BB_OK)
+		return s;
+	if ((s = read_color(r, o, "color", flags & 32)) != BB_OK)
+		return s;
+	if ((flags & 64) && (s = read_sequence(r, o)) != BB_OK)
+		return s;
+	return BB_OK;
+}
+
 static bb_status read_region(bb__sb *r, json_t *o, const struct att *a)
 {
 	static const char *const keys[] = { "x", "y", "scaleX", "scaleY", "width", "height" };
@@ -161,11 +177,7 @@ static bb_status read_region(bb__sb *r, json_t *o, const struct att *a)
 	bb_status s;
 
 	if (a->v42) {
-		if ((a->flags & 16) && (s = bb__sb_string_ref(r, "path", &path)) != BB_OK)
-			return s;
-		if ((s = read_color(r, o, "color", a->flags & 32)) != BB_OK)
-			return s;
-		if ((a->flags & 64) && (s = read_sequence(r, o)) != BB_OK)
+		if ((s = flagged_head(r, o, a->flags, &path)) != BB_OK)
 			return s;
 		if ((a->flags & 128) && (s = bb__sb_f32(r, "rotation", &v)) != BB_OK)
 			return s;
@@ -283,11 +295,7 @@ static bb_status read_linked(bb__sb *r, json_t *o, const struct att *a)
 		uint32_t k;
 		size_t at;
 
-		if ((a->flags & 16) && (s = bb__sb_string_ref(r, "path", &path)) != BB_OK)
-			return s;
-		if ((s = read_color(r, o, "color", a->flags & 32)) != BB_OK)
-			return s;
-		if ((a->flags & 64) && (s = read_sequence(r, o)) != BB_OK)
+		if ((s = flagged_head(r, o, a->flags, &path)) != BB_OK)
 			return s;
 		inherit = (a->flags & 128) != 0;
 		at = r->pos;
