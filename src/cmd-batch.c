@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "outdir.h"
 
 extern char **environ;
 
@@ -505,15 +506,7 @@ int cmd_batch(int argc, char **argv)
 	int progress = CLI_PROGRESS_AUTO, i, rc = 0, *todo = NULL, ntodo = 0, slots;
 
 	memset(&r, 0, sizeof r);
-	{
-		struct sigaction sa;
-
-		memset(&sa, 0, sizeof sa);
-		sa.sa_handler = on_stop;
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
-	}
+	cli_stop_signals(on_stop);
 	while ((c = getopt_long(argc, argv, "j:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case O_SHARD:

@@ -45,15 +45,20 @@ void cli_stage_release(void)
 		open_stages--;
 }
 
-void cli_interrupt_install(void)
+void cli_stop_signals(void (*handler)(int))
 {
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
+	sa.sa_handler = handler;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+}
+
+void cli_interrupt_install(void)
+{
+	cli_stop_signals(on_signal);
 }
 
 static int rm_entry(const char *path, const struct stat *st, int flag,

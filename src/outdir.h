@@ -70,6 +70,8 @@ int remove_tree(const char *path);
  * 128 + signal. */
 extern volatile int cli_interrupted;
 void cli_interrupt_install(void);
+/* SIGINT and SIGTERM to `handler` (batch forwards them to its jobs). */
+void cli_stop_signals(void (*handler)(int));
 /* Temporary files other than a staging folder (a preview written beside
  * its final name) are held while they exist: a signal then lets the run
  * remove them instead of exiting at once. */
