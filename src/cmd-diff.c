@@ -299,7 +299,6 @@ static void print_results(const struct diff_run *run,
                           const struct diff_config *cfg)
 {
 	size_t i;
-	int first = 1;
 
 	printf("bonebake diff: ");
 	diff_describe_options(stdout, cfg);
@@ -326,24 +325,11 @@ static void print_results(const struct diff_run *run,
 	if (run->nanims) {
 		printf("%zu %s:", run->nanims, run->nanims == 1 ? "animation"
 		                                              : "animations");
-		for (i = 0, first = 1; i < AS_COUNT; i++) {
-			if (!run->anim_count[i])
-				continue;
-			printf("%s %ld %s", first ? "" : ",", run->anim_count[i],
-			       diff_anim_status_name((enum anim_status)i));
-			first = 0;
-		}
+		diff_print_counts(stdout, run, 1, 0);
 		putchar('\n');
-		first = 1;
 	}
 	printf("%zu %s:", run->n, run->n == 1 ? "pair" : "pairs");
-	for (i = 0; i < DS_COUNT; i++) {
-		if (!run->count[i])
-			continue;
-		printf("%s %ld %s", first ? "" : ",", run->count[i],
-		       diff_status_name((enum diff_status)i));
-		first = 0;
-	}
+	diff_print_counts(stdout, run, 0, 0);
 	if (run->skipped)
 		printf("; %ld non-PNG %s not compared", run->skipped,
 		       run->skipped == 1 ? "file" : "files");

@@ -197,16 +197,10 @@ static void section(FILE *f, const struct diff_pair *p, size_t index)
 	html_text(f, p->path);
 	fprintf(f, "</code></h2>\n<p class=\"numbers\">");
 	{
-		char *buf = NULL;
-		size_t size = 0;
-		FILE *m = open_memstream(&buf, &size);
+		char *buf = diff_pair_text(p);
 
-		if (m) {
-			diff_describe_pair(m, p);
-			fclose(m);
-			html_text(f, buf);
-			free(buf);
-		}
+		html_text(f, buf ? buf : "");
+		free(buf);
 	}
 	fprintf(f, "</p>\n");
 	if (p->html_images) {
@@ -243,15 +237,9 @@ static void frame_url(FILE *f, const struct diff_pair *p, const char *kind,
 static void describe_text(FILE *f, const struct diff_run *run,
                           const struct diff_anim *a)
 {
-	char *buf = NULL;
-	size_t size = 0;
-	FILE *m = open_memstream(&buf, &size);
+	char *buf = diff_anim_text(run, a);
 
-	if (!m)
-		return;
-	diff_describe_anim(m, run, a);
-	if (fclose(m) == 0)
-		html_text(f, buf);
+	html_text(f, buf ? buf : "");
 	free(buf);
 }
 
@@ -325,29 +313,13 @@ static void anim_section(FILE *f, const struct diff_run *run, size_t index)
 
 static void summary(FILE *f, const struct diff_run *run)
 {
-	size_t i;
-	int first = 1;
-
 	if (run->nanims) {
 		fprintf(f, "<p class=\"summary anims\">%zu animations:", run->nanims);
-		for (i = 0; i < AS_COUNT; i++) {
-			if (!run->anim_count[i])
-				continue;
-			fprintf(f, "%s %ld %s", first ? "" : ",", run->anim_count[i],
-			        diff_anim_status_name((enum anim_status)i));
-			first = 0;
-		}
+		diff_print_counts(f, run, 1, 0);
 		fprintf(f, "</p>\n");
-		first = 1;
 	}
 	fprintf(f, "<p class=\"summary\">%zu pairs:", run->n);
-	for (i = 0; i < DS_COUNT; i++) {
-		if (!run->count[i])
-			continue;
-		fprintf(f, "%s %ld %s", first ? "" : ",", run->count[i],
-		        diff_status_name((enum diff_status)i));
-		first = 0;
-	}
+	diff_print_counts(f, run, 0, 0);
 	fprintf(f, "</p>\n");
 }
 

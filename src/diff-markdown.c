@@ -45,21 +45,23 @@ static void md_url(FILE *f, const char *url, const char *anchor, size_t n)
 	fprintf(f, "#%s-%zu", anchor, n);
 }
 
-static char *describe_anim(const struct diff_run *run,
-                           const struct diff_anim *a)
-{
-	char *buf = NULL;
-	size_t size = 0;
-	FILE *m = open_memstream(&buf, &size);
 
-	if (!m)
-		return NULL;
-	diff_describe_anim(m, run, a);
-	if (fclose(m) != 0) {
-		free(buf);
-		return NULL;
+/* The first cell: a link into the report (URL#ANCHOR-N) when its URL is
+ * known, else the name as code. */
+static void md_name(FILE *f, const struct diff_config *cfg, const char *name,
+                    const char *anchor, size_t n)
+{
+	if (cfg->report_url) {
+		fputc('[', f);
+		md_cell(f, name);
+		fprintf(f, "](");
+		md_url(f, cfg->report_url, anchor, n);
+		fputc(')', f);
+	} else {
+		fputc('`', f);
+		md_cell(f, name);
+		fputc('`', f);
 	}
-	return buf;
 }
 
 static const char *anim_mark(enum anim_status s)
@@ -94,19 +96,9 @@ static void anim_rows(FILE *f, const struct diff_run *run,
 			if (++rows > MD_MAX_ROWS)
 				continue;
 			fprintf(f, "| ");
-			if (cfg->report_url) {
-				fputc('[', f);
-				md_cell(f, a->path);
-				fprintf(f, "](");
-				md_url(f, cfg->report_url, "anim", i);
-				fputc(')', f);
-			} else {
-				fputc('`', f);
-				md_cell(f, a->path);
-				fputc('`', f);
-			}
+			md_name(f, cfg, a->path, "anim", i);
 			fprintf(f, " | %s | ", anim_mark(a->status));
-			what = describe_anim(run, a);
+			what = diff_anim_text(run, a);
 			md_cell(f, what ? what : "");
 			free(what);
 			fprintf(f, " | %ld of %ld |\n", a->frames_changed,
@@ -129,9 +121,7 @@ static void pair_rows(FILE *f, const struct diff_run *run,
 
 	for (i = 0; i < run->n; i++) {
 		const struct diff_pair *p = &run->pairs[i];
-		char *buf = NULL;
-		size_t size = 0;
-		FILE *m;
+		char *buf;
 
 		if (p->anim >= 0 || !pair_failing(p))
 			continue;
@@ -140,24 +130,11 @@ static void pair_rows(FILE *f, const struct diff_run *run,
 		if (rows > MD_MAX_ROWS)
 			continue;
 		fprintf(f, "| ");
-		if (cfg->report_url) {
-			fputc('[', f);
-			md_cell(f, p->path);
-			fprintf(f, "](");
-			md_url(f, cfg->report_url, "pair", i);
-			fputc(')', f);
-		} else {
-			fputc('`', f);
-			md_cell(f, p->path);
-			fputc('`', f);
-		}
+		md_name(f, cfg, p->path, "pair", i);
 		fprintf(f, " | %s | ", diff_status_name(p->status));
-		if ((m = open_memstream(&buf, &size)) != NULL) {
-			diff_describe_pair(m, p);
-			if (fclose(m) == 0)
-				md_cell(f, buf);
-			free(buf);
-		}
+		buf = diff_pair_text(p);
+		md_cell(f, buf ? buf : "");
+		free(buf);
 		fprintf(f, " |\n");
 	}
 	if (rows > MD_MAX_ROWS)
@@ -169,7 +146,7 @@ void diff_write_markdown(FILE *f, const struct diff_run *run,
 {
 	long failing = 0;
 	size_t i;
-	int first = 1, code = diff_exit_code(run);
+	int code = diff_exit_code(run);
 
 	for (i = 0; i < run->n; i++)
 		failing += run->pairs[i].anim < 0 && pair_failing(&run->pairs[i]);
@@ -182,23 +159,13 @@ void diff_write_markdown(FILE *f, const struct diff_run *run,
 		        run->n);
 	if (run->nanims) {
 		fprintf(f, "**%zu animations:**", run->nanims);
-		for (i = 0; i < AS_COUNT; i++) {
-			if (!run->anim_count[i])
-				continue;
-			fprintf(f, "%s %ld %s", first ? "" : ",", run->anim_count[i],
-			        diff_anim_status_name((enum anim_status)i));
-			first = 0;
-		}
+		diff_print_counts(f, run, 1, 0);
 		fprintf(f, " · ");
 	}
 	fprintf(f, "%zu frames compared", run->n);
-	for (i = 0, first = 1; i < DS_COUNT; i++) {
-		if (!run->count[i] || i == DS_IDENTICAL)
-			continue;
-		fprintf(f, "%s %ld %s", first ? ":" : ",", run->count[i],
-		        diff_status_name((enum diff_status)i));
-		first = 0;
-	}
+	if (run->n > (size_t)run->count[DS_IDENTICAL])
+		fputc(':', f);
+	diff_print_counts(f, run, 0, 1);
 	fprintf(f, " · exit %d", code);
 	if (cfg->report_url) {
 		fprintf(f, " · [full report](");

@@ -292,6 +292,57 @@ void diff_describe_pair(FILE *f, const struct diff_pair *p)
 		fprintf(f, " (over budget)");
 }
 
+/* What describe(f, ...) prints, as a new string. */
+static char *text_of_pair(void (*describe)(FILE *, const struct diff_pair *),
+                          const struct diff_pair *p,
+                          void (*describe_anim)(FILE *, const struct diff_run *,
+                                                const struct diff_anim *),
+                          const struct diff_run *run, const struct diff_anim *a)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *m = open_memstream(&buf, &size);
+
+	if (!m)
+		return NULL;
+	if (describe)
+		describe(m, p);
+	else
+		describe_anim(m, run, a);
+	if (fclose(m) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+char *diff_pair_text(const struct diff_pair *p)
+{
+	return text_of_pair(diff_describe_pair, p, NULL, NULL, NULL);
+}
+
+char *diff_anim_text(const struct diff_run *run, const struct diff_anim *a)
+{
+	return text_of_pair(NULL, NULL, diff_describe_anim, run, a);
+}
+
+void diff_print_counts(FILE *f, const struct diff_run *run, int anims,
+                       int no_identical)
+{
+	int i, n = anims ? AS_COUNT : DS_COUNT, first = 1;
+
+	for (i = 0; i < n; i++) {
+		long c = anims ? run->anim_count[i] : run->count[i];
+
+		if (!c || (no_identical && i == (anims ? AS_IDENTICAL : DS_IDENTICAL)))
+			continue;
+		fprintf(f, "%s %ld %s", first ? "" : ",", c,
+		        anims ? diff_anim_status_name((enum anim_status)i)
+		              : diff_status_name((enum diff_status)i));
+		first = 0;
+	}
+}
+
 static void json_options(FILE *f, const struct diff_config *cfg)
 {
 	long long px;
@@ -514,15 +565,9 @@ static void xml_text(FILE *f, const char *s)
 /* The pair's description, as XML-escaped text. */
 static void xml_describe(FILE *f, const struct diff_pair *p)
 {
-	char *buf = NULL;
-	size_t size = 0;
-	FILE *m = open_memstream(&buf, &size);
+	char *buf = diff_pair_text(p);
 
-	if (!m)
-		return;
-	diff_describe_pair(m, p);
-	fclose(m);
-	xml_text(f, buf);
+	xml_text(f, buf ? buf : "");
 	free(buf);
 }
 
@@ -530,15 +575,9 @@ static void xml_describe(FILE *f, const struct diff_pair *p)
 static void xml_describe_anim(FILE *f, const struct diff_run *run,
                               const struct diff_anim *a)
 {
-	char *buf = NULL;
-	size_t size = 0;
-	FILE *m = open_memstream(&buf, &size);
+	char *buf = diff_anim_text(run, a);
 
-	if (!m)
-		return;
-	diff_describe_anim(m, run, a);
-	fclose(m);
-	xml_text(f, buf);
+	xml_text(f, buf ? buf : "");
 	free(buf);
 }
 

@@ -164,6 +164,15 @@ void diff_describe_options(FILE *f, const struct diff_config *cfg);
 char *diff_options_text(const struct diff_config *cfg);
 /* The pair's numbers in words ("152 pixels (0.93%) differ, ..."). */
 void diff_describe_pair(FILE *f, const struct diff_pair *p);
+/* diff_describe_pair / diff_describe_anim as a new string (free it), or
+ * NULL when out of memory. */
+char *diff_pair_text(const struct diff_pair *p);
+char *diff_anim_text(const struct diff_run *run, const struct diff_anim *a);
+/* The counts by status, " 2 changed, 13 identical" (animations when
+ * `anims`, else pairs; statuses with no count left out, and identical
+ * too when `no_identical`). */
+void diff_print_counts(FILE *f, const struct diff_run *run, int anims,
+                       int no_identical);
 
 /* diff-html.c */
 /* Writes DIR/index.html (the images were copied by diff_execute). */
