@@ -345,6 +345,38 @@ static int wants_update(const struct diff_pair *p)
 	       (p->status == DS_PASS && p->res.diff_pixels > 0);
 }
 
+/* --update of render folders: the frames.json of every animation whose
+ * metadata changed or that was added, so the baseline describes its new
+ * frames.  Returns how many were copied, or -1. */
+static long update_meta(const struct diff_run *run, const struct diff_config *cfg)
+{
+	long done = 0;
+	size_t i;
+
+	for (i = 0; i < run->nanims; i++) {
+		const struct diff_anim *a = &run->anims[i];
+		char *rel, *from, *to;
+		int rc = -1;
+
+		if (!a->b || (a->a && a->nchanges == 0))
+			continue;
+		rel = diff_join(a->path, "frames.json");
+		from = rel ? diff_join(run->cur, rel) : NULL;
+		to = rel ? diff_join(run->base, rel) : NULL;
+		if (from && to && diff_mkdirs_for(to) == 0)
+			rc = diff_copy_file(from, to);
+		if (rc == 0 && !cfg->quiet)
+			printf("updated %s\n", rel);
+		free(rel);
+		free(from);
+		free(to);
+		if (rc != 0)
+			return -1;
+		done++;
+	}
+	return done;
+}
+
 static int update(struct diff_run *run, const struct diff_config *cfg)
 {
 	size_t i;
@@ -358,7 +390,10 @@ static int update(struct diff_run *run, const struct diff_config *cfg)
 		if (p->status == DS_MISSING && !cfg->quiet)
 			printf("kept    %s: only in the baseline, not removed\n",
 			       p->path);
-		if (!wants_update(p))
+		/* an animation whose frames.json changed (a new canvas, say)
+		 * takes all its frames, so the baseline stays one render */
+		if (!wants_update(p) &&
+		    !(p->b_path && p->anim >= 0 && run->anims[p->anim].nchanges > 0))
 			continue;
 		dest = p->a_path ? strdup(p->a_path) : diff_join(run->base, p->path);
 		if (!dest || diff_mkdirs_for(dest) != 0 ||
@@ -382,6 +417,21 @@ static int update(struct diff_run *run, const struct diff_config *cfg)
 		run->count[DS_IDENTICAL]++;
 		done++;
 		free(dest);
+	}
+	if (update_meta(run, cfg) < 0) {
+		failed = 1;
+	} else {
+		/* the updated animations are the baseline's now */
+		size_t k;
+
+		for (k = 0; k < run->nanims; k++)
+			if (run->anims[k].status == AS_CHANGED ||
+			    run->anims[k].status == AS_ADDED) {
+				run->anim_count[run->anims[k].status]--;
+				run->anims[k].status = AS_IDENTICAL;
+				run->anim_count[AS_IDENTICAL]++;
+				run->anims[k].nchanges = 0;
+			}
 	}
 	if (!cfg->quiet)
 		printf("updated %ld %s in %s\n", done, done == 1 ? "file" : "files",

@@ -162,6 +162,18 @@ expect_rc 0
 expect_out '^Every animation is identical\.$'
 expect_out '\[full report\]\(https://x\.example/r%20%281%29/index\.html#top-0\)'
 
+# --update takes a changed animation whole (its frames.json and every
+# frame, for a new canvas), after which the folders compare identical
+cp -r "$T/r-base" "$T/r-upd"
+run "$BONEBAKE" diff "$T/r-upd" "$T/r-tilt" --update
+expect_rc 0
+expect_out '^updated wave/frames\.json$'
+run "$BONEBAKE" diff "$T/r-upd" "$T/r-tilt"
+expect_rc 0
+expect_out '^2 animations: 2 identical$'
+checks=$((checks + 1))
+cmp -s "$T/r-upd/wave/frames.json" "$T/r-tilt/wave/frames.json" || fail "--update left the old frames.json"
+
 # the same reports whatever --jobs
 run "$BONEBAKE" diff "$T/r-base" "$T/r-tilt" --json "$T/j1.json" --jobs 1
 run "$BONEBAKE" diff "$T/r-base" "$T/r-tilt" --json "$T/j4.json" --jobs 4
