@@ -103,9 +103,42 @@ out:
 
 /* ---- slots --------------------------------------------------------------- */
 
-/* Display index keys (stepped) from `arr`, value key `vkey`. */
-static bb_status slot_display(struct anim_ctx *c, int slot, json_t *arr,
-                              const char *vkey)
+/* One slot key's values (at v) from jk, value key vkey. */
+typedef bb_status (*slot_value_fn)(struct db *d, json_t *jk, const char *vkey,
+                                   double *v);
+
+/* Display index: stepped, clamped to -1 .. 1e6. */
+static bb_status display_value(struct db *d, json_t *jk, const char *vkey,
+                               double *v)
+{
+	bb_status s = bb__jnum(d->j, jk, bb__jhas(jk, vkey) ? vkey : "displayIndex",
+	                       0, v);
+
+	*v = floor(*v < -1 ? -1 : *v > 1e6 ? 1e6 : *v);
+	return s;
+}
+
+/* Colour: a key without a colour object means identity (spec 8.3); 5.5's
+ * colorFrame keys have their colour in "value", or "color". */
+static bb_status color_value(struct db *d, json_t *jk, const char *vkey,
+                             double *v)
+{
+	const char *key = strcmp(vkey, "value") == 0 && !bb__jhas(jk, vkey)
+	                  ? "color" : vkey;
+	bb_color_xform x;
+	bb_status s = bb__db_color(d, jk, key, &x);
+
+	v[0] = x.mul.a; v[1] = x.mul.r; v[2] = x.mul.g; v[3] = x.mul.b;
+	v[4] = x.add.a; v[5] = x.add.r; v[6] = x.add.g; v[7] = x.add.b;
+	return s;
+}
+
+/* A slot timeline of `stride` values per key from `arr`, each key read by
+ * fn; stepped timelines do not wrap, others repeat the first key after the
+ * last when the runtime tweens back to it. */
+static bb_status slot_keys(struct anim_ctx *c, int slot, json_t *arr,
+                           const char *vkey, bb_tl_target target, int stride,
+                           int stepped, slot_value_fn fn)
 {
 	struct db *d = c->d;
 	struct keys k;
@@ -115,53 +148,31 @@ static bb_status slot_display(struct anim_ctx *c, int slot, json_t *arr,
 	int wraps;
 	bb_status s;
 
-	if ((s = bb__db_timeline_of(c, arr, &k, BB_TL_SLOT_DISPLAY, slot, BB_PROP_X,
-	                            BB_APPLY_REPLACE, 1, 1, &t, &wraps)) != BB_OK || !t)
+	if ((s = bb__db_timeline_of(c, arr, &k, target, slot, BB_PROP_X,
+	                            BB_APPLY_REPLACE, stride, stepped, &t,
+	                            &wraps)) != BB_OK || !t)
 		goto out;
 	bb__jeach(d->j, arr, NULL, 0, &it);
-	while (s == BB_OK && bb__jnext(&it, &jk)) {
-		double *v = &t->values[it.index];
-
-		s = bb__jnum(d->j, jk, bb__jhas(jk, vkey) ? vkey : "displayIndex", 0, v);
-		*v = floor(*v < -1 ? -1 : *v > 1e6 ? 1e6 : *v);
-	}
+	while (s == BB_OK && bb__jnext(&it, &jk))
+		s = fn(d, jk, vkey, t->values + (size_t)stride * it.index);
+	if (s == BB_OK && wraps && !stepped)
+		memcpy(t->values + (size_t)stride * k.n, t->values,
+		       (size_t)stride * sizeof *t->values);
 out:
 	bb__db_keys_free(&k);
 	return s;
 }
 
-/* Colour keys: a key without a colour object means identity (spec 8.3). */
+static bb_status slot_display(struct anim_ctx *c, int slot, json_t *arr,
+                              const char *vkey)
+{
+	return slot_keys(c, slot, arr, vkey, BB_TL_SLOT_DISPLAY, 1, 1, display_value);
+}
+
 static bb_status slot_color(struct anim_ctx *c, int slot, json_t *arr,
                             const char *vkey)
 {
-	struct db *d = c->d;
-	struct keys k;
-	bb_timeline *t;
-	bb__jiter it;
-	json_t *jk;
-	int wraps;
-	bb_status s;
-
-	if ((s = bb__db_timeline_of(c, arr, &k, BB_TL_SLOT_COLOR, slot, BB_PROP_X,
-	                            BB_APPLY_REPLACE, 8, 0, &t, &wraps)) != BB_OK || !t)
-		goto out;
-	bb__jeach(d->j, arr, NULL, 0, &it);
-	while (s == BB_OK && bb__jnext(&it, &jk)) {
-		/* 5.5's colorFrame keys have their colour in "value", or "color" */
-		const char *key = strcmp(vkey, "value") == 0 && !bb__jhas(jk, vkey)
-		                  ? "color" : vkey;
-		double *v = t->values + 8 * it.index;
-		bb_color_xform x;
-
-		s = bb__db_color(d, jk, key, &x);
-		v[0] = x.mul.a; v[1] = x.mul.r; v[2] = x.mul.g; v[3] = x.mul.b;
-		v[4] = x.add.a; v[5] = x.add.r; v[6] = x.add.g; v[7] = x.add.b;
-	}
-	if (s == BB_OK && wraps)
-		memcpy(t->values + 8 * k.n, t->values, 8 * sizeof *t->values);
-out:
-	bb__db_keys_free(&k);
-	return s;
+	return slot_keys(c, slot, arr, vkey, BB_TL_SLOT_COLOR, 8, 0, color_value);
 }
 
 /* One slot list obj[key] (path at obj) through fn. */
