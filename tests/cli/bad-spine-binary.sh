@@ -3,7 +3,8 @@
 # gets: exit 3, one line naming the file, the section and what was being
 # read, with the byte offset; never a crash, nothing written.  Also: a
 # binary is recognised by its content whatever its name (and a JSON export
-# named .skel is read as JSON), and the 3.8, 4.0 and 4.1 layouts load.
+# named .skel is read as JSON), the 3.8, 4.0 and 4.1 layouts load, and the
+# load limits hold (10001 bones refused, in bounded memory).
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || fail "python3 is needed to write the test files (scripts/test installs it)"
 K="$SAMPLES/spine/keeper.skel"
@@ -132,6 +133,26 @@ open(d + "curve.skel", "wb").write(skel(curve=7))
 open(d + "tail.skel", "wb").write(skel(tail=b"junk"))
 open(d + "v43.skel", "wb").write(skel("4.3.01"))
 open(d + "v37.skel", "wb").write(skel("3.7.94"))
+# the load limits hold for a binary as for JSON: 10001 bones (400 KB)
+o = Out({})
+o.b += bytes(8)
+o.string("4.2.22")
+for v in (0, 0, 100, 100, 100):
+    o.f32(v)
+o.bool(False)
+o.varint(0)
+o.varint(10001)
+for i in range(10001):
+    o.string("b%d" % i)
+    if i:
+        o.varint(i - 1)
+    for v in (0, 1, 0, 1, 1, 0, 0, 1):
+        o.f32(v)
+    o.byte(0)
+    o.bool(False)
+for _ in range(9):
+    o.varint(0)
+open(d + "bones.skel", "wb").write(bytes(o.b))
 PY
 # every layout loads, and poses its rotate key (90 degrees at 1 s)
 for v in 3.8 4.0 4.1 4.2; do
@@ -147,6 +168,13 @@ bad curve.skel 3 '^bonebake: curve\.skel: animations\.a: bone "arm" timeline 0: 
 bad tail.skel 3 '^bonebake: tail\.skel: 4 bytes after the last animation at byte [0-9]+$'
 bad v43.skel 3 '^bonebake: v43\.skel: skeleton: version "4\.3\.01" is not supported \(3\.8 and 4\.0-4\.2 are\) at byte 9$'
 bad v37.skel 3 '^bonebake: v37\.skel: skeleton: version "3\.7\.94" is not supported'
+if command -v prlimit >/dev/null 2>&1; then
+	run prlimit --as=2147483648 -- "$BONEBAKE" info "$T/bones.skel"
+else
+	run "$BONEBAKE" info "$T/bones.skel"
+fi
+expect_rc 3
+expect_err '^bonebake: bones\.skel: bones: 10001 bones exceed the limit of 10000$'
 
 # ---- recognised by content, not by name ------------------------------------
 cp "$K" "$T/named.json"
