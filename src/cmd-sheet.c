@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -458,8 +459,24 @@ int cmd_sheet(int argc, char **argv)
 		bb_sheet_write_options wo = po.write;
 		char label[OUTDIR_NAME_MAX + 48];
 
-		if (var[v].scale > 0)
+		if (var[v].scale > 0) {
+			/* a fixed canvas is in the base's pixels: it grows too */
 			vo.scale = fo.scale * var[v].scale;
+			vo.size_w = (int)lround(fo.size_w * var[v].scale);
+			vo.size_h = (int)lround(fo.size_h * var[v].scale);
+			vo.origin_x = fo.origin_x * var[v].scale;
+			vo.origin_y = fo.origin_y * var[v].scale;
+			if (fo.has_size && (vo.size_w < 1 || vo.size_h < 1 ||
+			    vo.size_w > bb_limits_default().max_canvas ||
+			    vo.size_h > bb_limits_default().max_canvas)) {
+				rc = cli_usage_error("sheet", "--variants: --size %dx%d at "
+				                     "scale %g is %dx%d, outside 1..%d",
+				                     fo.size_w, fo.size_h, var[v].scale,
+				                     vo.size_w, vo.size_h,
+				                     bb_limits_default().max_canvas);
+				break;
+			}
+		}
 		wo.name = names[v] = var[v].name;
 		wo.scale = var[v].scale;
 		snprintf(label, sizeof label, "variant %.210s, scale %g", var[v].name,

@@ -107,6 +107,18 @@ expect_rc 0
 cmp -s "$T/at/sheet@2x.png" "$T/v/sheet@2x.png" || fail "@2x=2 and 2 differ"
 checks=$((checks + 2))
 
+# a fixed canvas is in the base's pixels: each variant's grows with it
+run "$BONEBAKE" sheet "$H" -o "$T/fx" --anim walk --quiet --scale 0.5 --size 160x240 --origin 80,230 --variants 1,2
+expect_rc 0
+python3 - "$T/fx" <<'PY' || fail "--size with --variants: the @2x canvas is not twice the size"
+import json, os, sys
+for n, k in (("sheet", 1), ("sheet@2x", 2)):
+    f = json.load(open(os.path.join(sys.argv[1], n + ".json")))["frames"]["walk_0000"]
+    assert f["sourceSize"] == {"w": 160 * k, "h": 240 * k}, (n, f)
+    assert abs(f["pivot"]["x"] - 0.5) < 1e-6 and abs(f["pivot"]["y"] - 230 / 240) < 1e-6, (n, f)
+PY
+checks=$((checks + 1))
+
 # previews come from the variant at scale 1
 run "$BONEBAKE" sheet "$H" -o "$T/p" "$@" --variants 2,1 --preview apng
 expect_rc 0
