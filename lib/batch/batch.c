@@ -718,23 +718,28 @@ static int stamp_path(const bb_batch_job *j, char *buf, size_t size)
  * NULL otherwise. */
 static json_t *load_regular(const char *path, const char *root, size_t max)
 {
-	char *data = malloc(max + 1);
-	size_t len = 0;
+	char *data = NULL;
+	size_t len = 0, size;
 	ssize_t n = 1;
 	json_t *doc = NULL;
 	bb_error err;
-	int fd = data ? bb_file_open_regular(path, &root, 1, max, &err) : -1;
+	struct stat st;
+	int fd = bb_file_open_regular(path, &root, 1, max, &err);
 
-	while (fd >= 0 && len <= max && n != 0) {
-		n = read(fd, data + len, max + 1 - len);
-		if (n < 0 && errno != EINTR)
-			break;
-		len += n > 0 ? (size_t)n : 0;
+	if (fd < 0)
+		return NULL;
+	/* its size now (within max), and not a byte more if it grows */
+	if (fstat(fd, &st) == 0 && (data = malloc((size = (size_t)st.st_size) + 1))) {
+		while (len <= size && n != 0) {
+			n = read(fd, data + len, size + 1 - len);
+			if (n < 0 && errno != EINTR)
+				break;
+			len += n > 0 ? (size_t)n : 0;
+		}
+		if (n == 0 && len <= size)
+			doc = json_loadb(data, len, 0, NULL);
 	}
-	if (fd >= 0 && n == 0 && len <= max)
-		doc = json_loadb(data, len, 0, NULL);
-	if (fd >= 0)
-		close(fd);
+	close(fd);
 	free(data);
 	return doc;
 }
@@ -775,6 +780,19 @@ static int list_outputs(const char *dir, const char *rel, json_t *list, int dept
 	return ok;
 }
 
+/* 1 when `rel` is a relative path without a ".." component. */
+static int plain_relative(const char *rel)
+{
+	const char *p = rel;
+
+	if (rel[0] == '/')
+		return 0;
+	for (; (p = strstr(p, "..")) != NULL; p += 2)
+		if ((p == rel || p[-1] == '/') && (p[2] == '/' || !p[2]))
+			return 0;
+	return 1;
+}
+
 /* 1 when every output the stamp lists is there with its size. */
 static int outputs_there(const bb_batch_job *j, json_t *list)
 {
@@ -789,7 +807,7 @@ static int outputs_there(const bb_batch_job *j, json_t *list)
 		struct stat st;
 
 		if (!json_is_string(p) || !json_is_integer(size) ||
-		    json_string_value(p)[0] == '/' || strstr(json_string_value(p), "..") ||
+		    !plain_relative(json_string_value(p)) ||
 		    !bb__path_join(full, sizeof full, j->output, json_string_value(p)) ||
 		    lstat(full, &st) != 0 || !S_ISREG(st.st_mode) ||
 		    (json_int_t)st.st_size != json_integer_value(size))
