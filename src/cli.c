@@ -456,38 +456,5 @@ int cli_output_end(cli_output *o)
 
 void cli_json_string(FILE *f, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', f);
-	for (; *p; p++) {
-		switch (*p) {
-		case '"': fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\r': fputs("\\r", f); break;
-		case '\t': fputs("\\t", f); break;
-		default:
-			if (*p < 0x20 || *p == 0x7f) {
-				fprintf(f, "\\u%04x", *p);
-			} else if (*p >= 0x80) {
-				/* C1 controls and bidi characters as \u escapes, like
-				 * bb_text_escape; other UTF-8 as it is */
-				char one[8], safe[32];
-				size_t n = 1;
-
-				while (n < 4 && (p[n] & 0xc0) == 0x80)
-					n++;
-				snprintf(one, sizeof one, "%.*s", (int)n, (const char *)p);
-				bb_text_escape(one, safe, sizeof safe);
-				if (strncmp(safe, "\\u{", 3) == 0)
-					fprintf(f, "\\u%.4s", safe + 3);
-				else
-					fputs(one, f);
-				p += n - 1;
-			} else {
-				fputc(*p, f);
-			}
-		}
-	}
-	fputc('"', f);
+	bb_json_quote(s, bb_put_file, f);
 }

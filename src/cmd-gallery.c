@@ -263,31 +263,12 @@ static int copy_frame(const char *root, const char *from, const char *to,
 /* A JSON string safe inside <script>: '<' escaped too. */
 static void js_string(FILE *f, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', f);
-	for (; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p == '<' || *p == '>' || *p == '&')
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
+	bb_json_quote(s, bb_put_file, f);
 }
 
 static void html_text(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
+	bb_markup_escape(s, bb_put_file, f);
 }
 
 /* A WebM preview's name (frames.json "preview"; a plain file name). */

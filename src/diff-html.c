@@ -109,15 +109,7 @@ static const char SCRIPT[] =
 
 static void html_text(FILE *f, const char *s)
 {
-	for (; *s; s++)
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc(*s, f);
-		}
+	bb_markup_escape(s, bb_put_file, f);
 }
 
 /* A relative URL for a relative file path: every byte outside the

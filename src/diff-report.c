@@ -543,23 +543,7 @@ void diff_write_json(FILE *f, const struct diff_run *run,
 
 static void xml_text(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		switch (c) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&apos;", f); break;
-		default:
-			/* XML 1.0 has no other control characters */
-			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
-				fputc('?', f);
-			else
-				fputc(c, f);
-		}
-	}
+	bb_markup_escape(s, bb_put_file, f);
 }
 
 /* The pair's description, as XML-escaped text. */

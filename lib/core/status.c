@@ -161,6 +161,78 @@ char *bb_text_escape(const char *s, char *buf, unsigned long size)
 	return buf;
 }
 
+void bb_put_file(void *ctx, const char *s, unsigned long n)
+{
+	fwrite(s, 1, n, (FILE *)ctx);
+}
+
+void bb_json_quote(const char *s, bb_put_fn put, void *ctx)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t left = strlen((const char *)p);
+
+	put(ctx, "\"", 1);
+	while (left > 0) {
+		char esc[8];
+		size_t len, run = 0;
+		long c;
+
+		/* a run of characters written as they are */
+		while (run < left) {
+			c = utf8_at(p + run, left - run, &len);
+			if (c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' ||
+			    (c >= 0 && unsafe_char(c)))
+				break;
+			run += len;
+		}
+		if (run)
+			put(ctx, (const char *)p, run);
+		p += run;
+		left -= run;
+		if (left == 0)
+			break;
+		c = utf8_at(p, left, &len);
+		if (c == '"' || c == '\\')
+			snprintf(esc, sizeof esc, "\\%c", (int)c);
+		else if (c == '\n' || c == '\r' || c == '\t')
+			snprintf(esc, sizeof esc, "\\%c", c == '\n' ? 'n' : c == '\r' ? 'r' : 't');
+		else
+			snprintf(esc, sizeof esc, "\\u%04lx", c);
+		put(ctx, esc, strlen(esc));
+		p += len;
+		left -= len;
+	}
+	put(ctx, "\"", 1);
+}
+
+void bb_markup_escape(const char *s, bb_put_fn put, void *ctx)
+{
+	const char *p = s ? s : "", *run = p;
+
+	for (; *p; p++) {
+		const char *e;
+
+		switch (*p) {
+		case '&': e = "&amp;"; break;
+		case '<': e = "&lt;"; break;
+		case '>': e = "&gt;"; break;
+		case '"': e = "&quot;"; break;
+		case '\'': e = "&#39;"; break;
+		default:
+			e = (unsigned char)*p < 0x20 && *p != '\t' && *p != '\n' &&
+			    *p != '\r' ? "\xEF\xBF\xBD" : NULL;
+		}
+		if (!e)
+			continue;
+		if (p > run)
+			put(ctx, run, (unsigned long)(p - run));
+		put(ctx, e, strlen(e));
+		run = p + 1;
+	}
+	if (p > run)
+		put(ctx, run, (unsigned long)(p - run));
+}
+
 void bb_error_format(const bb_error *err, char *buf, unsigned long size)
 {
 	char file[BB_ERROR_FILE_MAX * 2], path[BB_ERROR_PATH_MAX * 2];

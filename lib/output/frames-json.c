@@ -284,24 +284,7 @@ void bb_frames_json_free(bb_frames_json *f)
 
 static void str(FILE *o, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', o);
-	for (; *p; p++) {
-		switch (*p) {
-		case '"': fputs("\\\"", o); break;
-		case '\\': fputs("\\\\", o); break;
-		case '\n': fputs("\\n", o); break;
-		case '\r': fputs("\\r", o); break;
-		case '\t': fputs("\\t", o); break;
-		default:
-			if (*p < 0x20)
-				fprintf(o, "\\u%04x", *p);
-			else
-				fputc(*p, o);
-		}
-	}
-	fputc('"', o);
+	bb_json_quote(s, bb_put_file, o);
 }
 
 static void layer(FILE *o, const char *key, const bb_frames_json_layer *l)

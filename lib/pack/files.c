@@ -77,73 +77,24 @@ void bb__sbuf_num(bb__sbuf *b, double v)
 	bb__sbuf_puts(b, tmp);
 }
 
+static void sbuf_put(void *ctx, const char *s, unsigned long n)
+{
+	bb__sbuf_printf(ctx, "%.*s", (int)n, s);
+}
+
 void bb__sbuf_json_str(bb__sbuf *b, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-
-	bb__sbuf_puts(b, "\"");
-	for (; *p; p++) {
-		switch (*p) {
-		case '"': bb__sbuf_puts(b, "\\\""); break;
-		case '\\': bb__sbuf_puts(b, "\\\\"); break;
-		case '\n': bb__sbuf_puts(b, "\\n"); break;
-		case '\r': bb__sbuf_puts(b, "\\r"); break;
-		case '\t': bb__sbuf_puts(b, "\\t"); break;
-		default:
-			if (*p < 0x20) {
-				bb__sbuf_printf(b, "\\u%04x", *p);
-			} else {
-				char c[2] = { (char)*p, '\0' };
-
-				bb__sbuf_puts(b, c);
-			}
-		}
-	}
-	bb__sbuf_puts(b, "\"");
+	bb_json_quote(s, sbuf_put, b);
 }
 
 void bb__sbuf_xml_text(bb__sbuf *b, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': bb__sbuf_puts(b, "&amp;"); break;
-		case '<': bb__sbuf_puts(b, "&lt;"); break;
-		case '>': bb__sbuf_puts(b, "&gt;"); break;
-		case '"': bb__sbuf_puts(b, "&quot;"); break;
-		case '\'': bb__sbuf_puts(b, "&apos;"); break;
-		default: {
-			char c[2] = { *s, '\0' };
-
-			bb__sbuf_puts(b, c);
-		}
-		}
-	}
+	bb_markup_escape(s, sbuf_put, b);
 }
 
 void bb__sbuf_godot_str(bb__sbuf *b, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-
-	bb__sbuf_puts(b, "\"");
-	for (; *p; p++) {
-		char c[2] = { (char)*p, '\0' };
-
-		if (*p == '"' || *p == '\\') {
-			bb__sbuf_puts(b, "\\");
-			bb__sbuf_puts(b, c);
-		} else if (*p == '\n') {
-			bb__sbuf_puts(b, "\\n");
-		} else if (*p == '\t') {
-			bb__sbuf_puts(b, "\\t");
-		} else if (*p == '\r') {
-			bb__sbuf_puts(b, "\\r");
-		} else if (*p < 0x20) {
-			bb__sbuf_printf(b, "\\u%04x", *p);
-		} else {
-			bb__sbuf_puts(b, c);
-		}
-	}
-	bb__sbuf_puts(b, "\"");
+	bb_json_quote(s, sbuf_put, b);
 }
 
 void bb__sbuf_free(bb__sbuf *b)

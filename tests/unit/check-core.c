@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <jansson.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,6 +279,70 @@ START_TEST(parallel_loop)
 }
 END_TEST
 
+/* The one JSON and the one markup escaper. */
+struct outbuf {
+	char s[512];
+	size_t n;
+};
+
+static void put_buf(void *ctx, const char *s, unsigned long n)
+{
+	struct outbuf *o = ctx;
+
+	ck_assert_uint_lt(o->n + n, sizeof o->s);
+	memcpy(o->s + o->n, s, n);
+	o->n += n;
+	o->s[o->n] = '\0';
+}
+
+static const char *quoted(const char *s, int markup)
+{
+	static struct outbuf o;
+
+	o.n = 0;
+	o.s[0] = '\0';
+	if (markup)
+		bb_markup_escape(s, put_buf, &o);
+	else
+		bb_json_quote(s, put_buf, &o);
+	return o.s;
+}
+
+START_TEST(escapers)
+{
+	static const char *const names[] = {
+		"walk", "a\"b\\c", "tab\tnl\ncr\r", "\x1b]0;title\x07", "</script><b>&",
+		"caf\xc3\xa9 \xe2\x80\xae evil", "\xc2\x9b1m", "del\x7f", "",
+	};
+	size_t i;
+
+	ck_assert_str_eq(quoted("walk", 0), "\"walk\"");
+	ck_assert_str_eq(quoted("a\"b\\c", 0), "\"a\\\"b\\\\c\"");
+	ck_assert_str_eq(quoted("tab\tnl\ncr\r", 0), "\"tab\\tnl\\ncr\\r\"");
+	ck_assert_str_eq(quoted("\x1b[2J\x07", 0), "\"\\u001b[2J\\u0007\"");
+	ck_assert_str_eq(quoted("</script>&", 0), "\"\\u003c/script\\u003e\\u0026\"");
+	ck_assert_str_eq(quoted("x\xe2\x80\xaey", 0), "\"x\\u202ey\"");
+	ck_assert_str_eq(quoted("caf\xc3\xa9", 0), "\"caf\xc3\xa9\"");
+	ck_assert_str_eq(quoted("del\x7f", 0), "\"del\\u007f\"");
+	/* every one parses back to itself */
+	for (i = 0; i < sizeof names / sizeof *names; i++) {
+		json_error_t e;
+		char doc[600];
+		json_t *j;
+
+		snprintf(doc, sizeof doc, "[%s]", quoted(names[i], 0));
+		j = json_loads(doc, 0, &e);
+		ck_assert_msg(j != NULL, "%s: %s", doc, e.text);
+		ck_assert_str_eq(json_string_value(json_array_get(j, 0)), names[i]);
+		json_decref(j);
+	}
+	ck_assert_str_eq(quoted("<a href=\"x\">Tom & Jerry's</a>", 1),
+	                 "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;");
+	ck_assert_str_eq(quoted("bell\x07 tab\t", 1), "bell\xef\xbf\xbd tab\t");
+	ck_assert_str_eq(quoted("", 1), "");
+}
+END_TEST
+
 START_TEST(name_index)
 {
 	const char *list[6] = { "walk", "idle", "run", "idle", "aim", "zz" };
@@ -389,6 +454,7 @@ int main(void)
 	tcase_add_test(tc, parse_colors);
 	tcase_add_test(tc, name_index);
 	tcase_add_test(tc, parallel_loop);
+	tcase_add_test(tc, escapers);
 	tcase_add_test(tc, loader_names_from_threads);
 	tcase_add_test(tc, text_escape);
 	tcase_add_test(tc, error_format_escapes);

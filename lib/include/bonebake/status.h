@@ -57,6 +57,25 @@ void bb_error_format(const bb_error *err, char *buf, unsigned long size);
  * Returns buf.  Thread-safe. */
 char *bb_text_escape(const char *s, char *buf, unsigned long size);
 
+/* Where the two escapers below write: n bytes at s, to ctx. */
+typedef void (*bb_put_fn)(void *ctx, const char *s, unsigned long n);
+/* A bb_put_fn writing to the FILE * ctx. */
+void bb_put_file(void *ctx, const char *s, unsigned long n);
+
+/* s as one JSON string, quotes included, for every JSON bonebake writes
+ * (frames.json, sheet metadata, reports, data inside an HTML page's
+ * <script>): '"' and '\' escaped, \n \r \t, other C0 controls, DEL, C1
+ * controls and the bidirectional and separator characters of
+ * bb_text_escape as \uXXXX, and '<', '>', '&' as \u003c, \u003e,
+ * \u0026 (so no name can close a <script>); other UTF-8 as it is.  Bytes
+ * that are not UTF-8 are written as they are. */
+void bb_json_quote(const char *s, bb_put_fn put, void *ctx);
+
+/* s as HTML or XML text or attribute value: & < > " ' as &amp; &lt; &gt;
+ * &quot; &#39;, and C0 controls other than tab, newline and carriage
+ * return (which XML 1.0 cannot hold) as U+FFFD. */
+void bb_markup_escape(const char *s, bb_put_fn put, void *ctx);
+
 #ifdef __cplusplus
 }
 #endif
