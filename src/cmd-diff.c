@@ -308,7 +308,7 @@ static void print_results(const struct diff_run *run,
 
 		if (p->status == DS_IDENTICAL && !cfg->verbose)
 			continue;
-		printf("%-7s %s: ", label(p->status), p->path);
+		printf("%-7s %s: ", label(p->status), cli_text(p->path));
 		diff_describe_pair(stdout, p);
 		putchar('\n');
 	}
@@ -318,7 +318,7 @@ static void print_results(const struct diff_run *run,
 		if (a->status == AS_IDENTICAL && !cfg->verbose)
 			continue;
 		printf("%-9s animation %s: ", diff_anim_status_name(a->status),
-		       a->path);
+		       cli_text(a->path));
 		diff_describe_anim(stdout, run, a);
 		putchar('\n');
 	}
@@ -389,7 +389,7 @@ static int update(struct diff_run *run, const struct diff_config *cfg)
 
 		if (p->status == DS_MISSING && !cfg->quiet)
 			printf("kept    %s: only in the baseline, not removed\n",
-			       p->path);
+			       cli_text(p->path));
 		/* an animation whose frames.json changed (a new canvas, say)
 		 * takes all its frames, so the baseline stays one render */
 		if (!wants_update(p) &&
@@ -404,7 +404,7 @@ static int update(struct diff_run *run, const struct diff_config *cfg)
 		}
 		if (!cfg->quiet) {
 			printf("%s %s", p->status == DS_ADDED ? "added  " : "updated",
-			       p->path);
+			       cli_text(p->path));
 			if (p->status != DS_ADDED) {
 				printf(" (was: ");
 				diff_describe_pair(stdout, p);

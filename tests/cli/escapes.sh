@@ -4,7 +4,8 @@
 # names hold ESC/BEL/OSC sequences (set the title, clear the screen), a
 # newline (a forged log line) and U+202E (right-to-left override): `info`,
 # an error naming them and a batch report print \xHH / \u{XXXX} escapes
-# instead, and `info --json` keeps valid JSON with the bidi character as
+# instead (as does diff's report for a file name from a folder), and
+# `info --json` keeps valid JSON with the bidi character as
 # \u202e.
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$top_srcdir/tests/cli/lib.sh"
@@ -50,6 +51,17 @@ run "$BONEBAKE" render "$T/evil.json" --anim nope -o "$T/out"
 expect_rc 2
 clean "$T/.err"
 expect_err 'the file has: animx\\x1b'
+# a file name from a folder in diff's report
+run "$BONEBAKE" render "$T/evil.json" -o "$T/r" --quiet
+expect_rc 0
+mkdir "$T/da" "$T/db"
+png=$(find "$T/r" -name '*.png' | head -n 1)
+cp "$png" "$T/db/$(printf 'x\033]0;pwned\007\342\200\256.png')"
+run "$BONEBAKE" diff "$T/da" "$T/db"
+expect_rc 6
+clean "$T/.out"
+clean "$T/.err"
+expect_out 'ADDED +x\\x1b\]0;pwned\\x07\\u\{202e\}\.png'
 # a batch job's name, in the --list, the report and a failure
 python3 - "$T" <<'PY'
 import json, sys
