@@ -161,13 +161,14 @@ static int run_jobs(struct run *r, const fig_opts *fo)
 		if (rc == 0 && !fo->quiet) {
 			struct stat st;
 
-			printf("%s: %ld frames, %dx%d, %g fps -> %s", r->jobs[i].plan.info.name,
-			       r->jobs[i].plan.frames, r->jobs[i].plan.width,
-			       r->jobs[i].plan.height, r->jobs[i].plan.fps, shown);
+			printf("%s: %ld frames, %dx%d, %g fps -> %s",
+			       cli_text(r->jobs[i].plan.info.name), r->jobs[i].plan.frames,
+			       r->jobs[i].plan.width, r->jobs[i].plan.height,
+			       r->jobs[i].plan.fps, cli_text(shown));
 			if (stat(staged, &st) == 0)
 				printf(" (%lld bytes)", (long long)st.st_size);
 			printf("%s%s\n", r->ao.contact ? ", contact sheet " : "",
-			       r->ao.contact ? cpath : "");
+			       r->ao.contact ? cli_text(cpath) : "");
 		}
 	}
 	return rc;

@@ -306,9 +306,10 @@ int cmd_render(int argc, char **argv)
 		pending_abort(&pend);
 	for (i = 0; rc == 0 && !fo.quiet && i < njobs; i++)
 		printf("%s: %ld frames, %dx%d, origin %g,%g -> %s/%s/\n",
-		       jobs[i].plan.info.name, jobs[i].plan.frames, jobs[i].plan.width,
-		       jobs[i].plan.height, jobs[i].plan.view.origin_x,
-		       jobs[i].plan.view.origin_y, outpath, jobs[i].dir);
+		       cli_text(jobs[i].plan.info.name), jobs[i].plan.frames,
+		       jobs[i].plan.width, jobs[i].plan.height,
+		       jobs[i].plan.view.origin_x, jobs[i].plan.view.origin_y,
+		       cli_text(outpath), cli_text(jobs[i].dir));
 out:
 	free(jobs);
 	figure_free(&fig);

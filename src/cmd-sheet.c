@@ -250,7 +250,7 @@ static int write_extras(struct sheet_run *run, const anim_opts *ao,
 		else
 			anim_job_abort(&x);
 		if (rc == 0 && !quiet && staged)
-			printf("%s\n", final);
+			printf("%s\n", cli_text(final));
 	}
 	if (rc == 0)
 		return pending_commit(&pend);

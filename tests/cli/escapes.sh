@@ -52,8 +52,10 @@ expect_rc 2
 clean "$T/.err"
 expect_err 'the file has: animx\\x1b'
 # a file name from a folder in diff's report
-run "$BONEBAKE" render "$T/evil.json" -o "$T/r" --quiet
+run "$BONEBAKE" render "$T/evil.json" -o "$T/r"
 expect_rc 0
+clean "$T/.out"
+expect_out '^animx\\x1b\]0;pwned'
 mkdir "$T/da" "$T/db"
 png=$(find "$T/r" -name '*.png' | head -n 1)
 cp "$png" "$T/db/$(printf 'x\033]0;pwned\007\342\200\256.png')"
