@@ -49,6 +49,16 @@ expect_rc 0
 checks=$((checks + 1))
 cmp -s "$T/p/blink/blink_0001.png" "$T/u1/blink/blink_0001.png" || fail "--size/--origin from info --bounds differs from --canvas union"
 [ -z "$err" ] || fail "a canvas that holds the figure warned: $err"
+# sheets too (a plan option): every frame's source size is the union's
+run "$BONEBAKE" sheet "$H" --canvas union --fps 6 --no-trim -o "$T/sheet" --quiet
+expect_rc 0
+checks=$((checks + 1))
+python3 - "$T/sheet/sheet.json" <<'PY' || fail "sheet --canvas union: $(head -c 300 "$T/sheet/sheet.json")"
+import json, sys
+fr = json.load(open(sys.argv[1]))["frames"]
+fr = fr.values() if isinstance(fr, dict) else fr
+assert {(f["sourceSize"]["w"], f["sourceSize"]["h"]) for f in fr} == {(240, 259)}
+PY
 run "$BONEBAKE" render "$H" --canvas union --size 100x100 -o "$T/bad" --quiet
 expect_rc 2
 expect_err 'canvas union and --size exclude each other'
