@@ -48,6 +48,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 
 TOL_C = 1e-4
 BLEND = {"normal": "normal", "add": "additive", "multiply": "multiply",
@@ -128,9 +129,26 @@ def oracle_runner(shared):
     return tmp, None
 
 
+REFS = {}               # (ref, animation) -> the runtime's poses, computed once
+REFS_LOCK = threading.Lock()
+
+
 def skel_job(bonebake, runner, meta, skel, ref, atlas, out):
-    """The runtime's poses of ref and bonebake's of skel: (runtime, pose
-    result) or (None, failure)."""
+    """The runtime's poses of ref (once per binary and animation: the 4.0
+    and 4.1 exports share the 4.2 one's) and bonebake's of skel: (runtime,
+    pose result) or (None, failure)."""
+    with REFS_LOCK:
+        entry = REFS.setdefault((ref, meta["animation"]), {"lock": threading.Lock()})
+    with entry["lock"]:
+        if "poses" not in entry:
+            entry["poses"] = runtime_poses(runner, meta, ref, atlas, out)
+    if isinstance(entry["poses"], str):
+        return None, entry["poses"]
+    return entry["poses"], run_pose(bonebake, skel, meta)
+
+
+def runtime_poses(runner, meta, ref, atlas, out):
+    """spine-oracle.mjs's poses of ref, or the failure as a string."""
     state = "AnimationState" in meta.get("method", "")
     args = ["node", os.path.join(runner, "spine-oracle.mjs"), "--json", ref, "--atlas", atlas,
             "--animation", meta["animation"], "--fps", repr(meta["fps"]),
@@ -139,10 +157,10 @@ def skel_job(bonebake, runner, meta, skel, ref, atlas, out):
         args += ["--skin", meta["skin"]]
     r = subprocess.run(args, capture_output=True, text=True)
     if r.returncode != 0:
-        return None, f"spine-oracle.mjs exited {r.returncode}: {r.stderr.strip()[-400:]}"
+        return f"spine-oracle.mjs exited {r.returncode}: {r.stderr.strip()[-400:]}"
     o = load(out)
     os.unlink(out)
-    return o, run_pose(bonebake, skel, meta)
+    return o
 
 
 def main():
@@ -194,7 +212,7 @@ def main():
     def work(j):
         if j[3] is None:
             return j[1], run_pose(bonebake, j[2], j[1]["meta"])
-        out = os.path.join(runner, f"{abs(hash((j[2], j[1]['meta']['animation'])))}.json")
+        out = os.path.join(runner, f"{abs(hash((j[3][0], j[1]['meta']['animation'])))}.json")
         return skel_job(bonebake, runner, j[1]["meta"], j[2], j[3][0], j[3][1], out)
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
