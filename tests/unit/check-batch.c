@@ -120,6 +120,22 @@ START_TEST(shards_are_stable)
 }
 END_TEST
 
+/* A one-job manifest whose member `head` holds n strings "a0", "a1" ...,
+ * closed by `tail` (new; free it). */
+static char *long_job(const char *head, size_t n, const char *tail)
+{
+	char *text = malloc(n * 12 + 200);
+	size_t len, i;
+
+	ck_assert_ptr_nonnull(text);
+	len = (size_t)sprintf(text, "{\"jobs\": [{\"command\": \"render\", \"input\":"
+	                      " \"x\", \"output\": \"o\", %s", head);
+	for (i = 0; i < n; i++)
+		len += (size_t)sprintf(text + len, "%s\"a%zu\"", i ? "," : "", i);
+	strcpy(text + len, tail);
+	return text;
+}
+
 /* Manifests that contradict themselves (issue 22): one output folder
  * however spelt, an abbreviation of an option the batch sets, too many
  * animations for one job; parsed from memory as the fuzz target does. */
@@ -138,7 +154,7 @@ START_TEST(manifest_refusals)
 		  "the batch sets --jobs itself", BB_ERR_USAGE },
 	};
 	char *many;
-	size_t i, len;
+	size_t i;
 	bb_batch *b;
 	bb_error err;
 
@@ -152,34 +168,22 @@ START_TEST(manifest_refusals)
 		ck_assert_msg(strstr(err.message, bad[i].msg) != NULL, "%s", err.message);
 	}
 	/* 2,000 animations: a limit naming the field, not "out of memory" */
-	many = malloc(20000 * 12 + 200);
-	ck_assert_ptr_nonnull(many);
-	len = (size_t)sprintf(many, "{\"jobs\": [{\"command\": \"render\", \"input\":"
-	                      " \"x\", \"output\": \"o\", \"animations\": [");
-	for (i = 0; i < 2000; i++)
-		len += (size_t)sprintf(many + len, "%s\"a%zu\"", i ? "," : "", i);
-	strcpy(many + len, "]}]}");
+	many = long_job("\"animations\": [", 2000, "]}]}");
 	ck_assert_int_eq(bb_batch_parse(many, strlen(many), "m.json", &b, &err),
 	                 BB_ERR_LIMIT);
 	ck_assert_str_eq(err.path, "jobs[0].animations");
 	ck_assert_msg(strstr(err.message, "2000 animations exceed the limit of 256") != NULL,
 	              "%s", err.message);
+	free(many);
 	/* 20,000 option words: the same */
-	len = (size_t)sprintf(many, "{\"jobs\": [{\"command\": \"render\", \"input\":"
-	                      " \"x\", \"output\": \"o\", \"options\": {\"set\": [");
-	for (i = 0; i < 20000; i++)
-		len += (size_t)sprintf(many + len, "%s\"a%zu\"", i ? "," : "", i);
-	strcpy(many + len, "]}}]}");
+	many = long_job("\"options\": {\"set\": [", 20000, "]}}]}");
 	ck_assert_int_eq(bb_batch_parse(many, strlen(many), "m.json", &b, &err),
 	                 BB_ERR_LIMIT);
 	ck_assert_str_eq(err.path, "jobs[0].options.set[16384]");
 	ck_assert_msg(strstr(err.message, "more than 16384") != NULL, "%s", err.message);
+	free(many);
 	/* 256 animations are fine */
-	len = (size_t)sprintf(many, "{\"jobs\": [{\"command\": \"render\", \"input\":"
-	                      " \"x\", \"output\": \"o\", \"animations\": [");
-	for (i = 0; i < 256; i++)
-		len += (size_t)sprintf(many + len, "%s\"a%zu\"", i ? "," : "", i);
-	strcpy(many + len, "]}]}");
+	many = long_job("\"animations\": [", 256, "]}]}");
 	ck_assert_int_eq(bb_batch_parse(many, strlen(many), "m.json", &b, &err), BB_OK);
 	ck_assert_int_eq(bb_batch_job_at(b, 0)->nargs, 256);
 	bb_batch_free(b);
