@@ -437,6 +437,16 @@ def write_animation(o, doc, anim):
     o.b += body.b
 
 
+def write_constraint_head(o, c, bones):
+    """An IK or transform constraint's name, order, bones and target bone."""
+    o.string(c["name"])
+    o.varint(c.get("order", 0))
+    o.varint(len(c["bones"]))
+    for b in c["bones"]:
+        o.varint(index(bones, b))
+    o.varint(index(bones, c["target"]))
+
+
 def write_body(o, doc):
     bones = doc.get("bones", [])
     o.varint(len(bones))
@@ -465,12 +475,7 @@ def write_body(o, doc):
     ik = doc.get("ik", [])
     o.varint(len(ik))
     for c in ik:
-        o.string(c["name"])
-        o.varint(c.get("order", 0))
-        o.varint(len(c["bones"]))
-        for b in c["bones"]:
-            o.varint(index(bones, b))
-        o.varint(index(bones, c["target"]))
+        write_constraint_head(o, c, bones)
         mix, soft = c.get("mix", 1), c.get("softness", 0)
         flags = (1 if c.get("skin") else 0) | (2 if c.get("bendPositive", True) else 0) | \
             (4 if c.get("compress") else 0) | (8 if c.get("stretch") else 0) | \
@@ -484,12 +489,7 @@ def write_body(o, doc):
     tc = doc.get("transform", [])
     o.varint(len(tc))
     for c in tc:
-        o.string(c["name"])
-        o.varint(c.get("order", 0))
-        o.varint(len(c["bones"]))
-        for b in c["bones"]:
-            o.varint(index(bones, b))
-        o.varint(index(bones, c["target"]))
+        write_constraint_head(o, c, bones)
         x, sx = c.get("mixX", 1), c.get("mixScaleX", 1)
         vals = [c.get("rotation", 0), c.get("x", 0), c.get("y", 0), c.get("scaleX", 0),
                 c.get("scaleY", 0), c.get("shearY", 0), c.get("mixRotate", 1), x,
