@@ -454,6 +454,32 @@ int cli_output_end(cli_output *o)
 	return rc;
 }
 
+void cli_help(const char *text)
+{
+	static const char key[] = "{formats}";
+	const char *p;
+	char list[128];
+
+	bb_anim_format_list("|", list, sizeof list);
+	while ((p = strstr(text, key)) != NULL) {
+		fwrite(text, 1, (size_t)(p - text), stdout);
+		fputs(list, stdout);
+		text = p + sizeof key - 1;
+	}
+	fputs(text, stdout);
+}
+
+int cli_bad_format(const char *cmd, const char *option, const char *arg)
+{
+	char list[128], *last;
+
+	bb_anim_format_list(", ", list, sizeof list);
+	if ((last = strrchr(list, ',')) != NULL)
+		return cli_usage_error(cmd, "%s takes %.*s or%s, not '%s'", option,
+		                       (int)(last - list), list, last + 1, arg);
+	return cli_usage_error(cmd, "%s takes %s, not '%s'", option, list, arg);
+}
+
 void cli_json_string(FILE *f, const char *s)
 {
 	bb_json_quote(s, bb_put_file, f);

@@ -120,6 +120,11 @@ int cli_parse_pixels(const char *s, size_t *out);
 
 /* Writes a JSON string literal (quotes and escapes) to f. */
 void cli_json_string(FILE *f, const char *s);
+/* Prints a help text to stdout, "{formats}" replaced by the output
+ * formats' names ("webp|gif|..."): the encoder table lists them. */
+void cli_help(const char *text);
+/* "OPTION takes webp, gif, ..., not 'ARG'" (exit code 2). */
+int cli_bad_format(const char *cmd, const char *option, const char *arg);
 
 /* Commands (one cmd-<name>.c each). */
 int cmd_info(int argc, char **argv);

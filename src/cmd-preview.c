@@ -34,7 +34,7 @@ static const char help[] =
 	"unless every animation succeeds.\n"
 	"\n"
 	"  -o, --output OUT     the file (or folder) to write\n"
-	"  --format webp|gif|apng|webm|mp4|mov\n"
+	"  --format {formats}\n"
 	"                       the format, whatever OUT's extension\n"
 	"  -h, --help           this text\n";
 
@@ -198,15 +198,13 @@ int cmd_preview(int argc, char **argv)
 		if (c == 'o') {
 			r.out = optarg;
 		} else if (c == 'h') {
-			fputs(help, stdout);
-			fputs(anim_help, stdout);
-			fputs(fig_help, stdout);
+			cli_help(help);
+			cli_help(anim_help);
+			cli_help(fig_help);
 			return EXIT_OK;
 		} else if (c == O_FORMAT) {
 			if (!bb_anim_format_parse(optarg, &r.ao.format))
-				return cli_usage_error("preview", "--format takes webp, gif, "
-				                       "apng, webm, mp4 or mov, not '%s'",
-				                       optarg);
+				return cli_bad_format("preview", "--format", optarg);
 			r.ao.has_format = 1;
 		} else if ((rc = anim_parse(&r.ao, c, optarg, "preview")) != 1 &&
 		           (rc = fig_parse(&fo, c, optarg, "preview")) != 1) {

@@ -25,7 +25,7 @@ static const char help[] =
 	"renders.\n"
 	"\n"
 	"  -o, --output DIR     output folder (created if missing)\n"
-	"  --preview webp|gif|apng|webm|mp4|mov\n"
+	"  --preview {formats}\n"
 	"                       also DIR/<anim>/<anim>.<format>, an animated\n"
 	"                       file or video of the same frames (see preview)\n"
 	"  --png-level N|fast|small\n"
@@ -250,9 +250,9 @@ int cmd_render(int argc, char **argv)
 				return cli_usage_error("render", "--png-level takes 0..9, "
 				                       "fast or small, not '%s'", optarg);
 		} else if (c == 'h') {
-			fputs(help, stdout);
-			fputs(anim_help, stdout);
-			fputs(fig_help, stdout);
+			cli_help(help);
+			cli_help(anim_help);
+			cli_help(fig_help);
 			return EXIT_OK;
 		} else if ((rc = anim_parse(&ao, c, optarg, "render")) != 1 &&
 		           (rc = fig_parse(&fo, c, optarg, "render")) != 1) {

@@ -44,7 +44,7 @@ static const char help[] =
 	"                       the same frame names in the same order, its\n"
 	"                       pivots in its own pixels and meta.scale S.\n"
 	"                       Without it meta.scale is 1, whatever --scale.\n"
-	"  --preview webp|gif|apng|webm|mp4|mov\n"
+	"  --preview {formats}\n"
 	"                       also DIR/<anim>.<format>, an animated file or video\n"
 	"                       of the same frames (see preview), written once the\n"
 	"                       sheet is (from the variant at scale 1, or\n"
@@ -418,10 +418,10 @@ int cmd_sheet(int argc, char **argv)
 		} else if (c == 'V') {
 			variants = optarg;
 		} else if (c == 'h') {
-			fputs(help, stdout);
-			fputs(fig_help, stdout);
-			fputs(pack_help, stdout);
-			fputs(anim_help, stdout);
+			cli_help(help);
+			cli_help(fig_help);
+			cli_help(pack_help);
+			cli_help(anim_help);
 			return EXIT_OK;
 		} else if ((rc = anim_parse(&ao, c, optarg, "sheet")) != 1 &&
 		           (rc = fig_parse(&fo, c, optarg, "sheet")) != 1 &&

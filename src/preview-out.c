@@ -76,8 +76,7 @@ int anim_parse(anim_opts *o, int id, const char *arg, const char *cmd)
 	switch (id) {
 	case O_PREVIEW:
 		if (!bb_anim_format_parse(arg, &o->format)) {
-			cli_usage_error(cmd, "--preview takes webp, gif, apng, webm, mp4 "
-			                "or mov, not '%s'", arg);
+			cli_bad_format(cmd, "--preview", arg);
 			return -1;
 		}
 		o->has_format = 1;

@@ -1,6 +1,6 @@
-/* Animated image files: the writer object, the temporary file and the
- * dispatch to one encoder per format (anim-webp.c, anim-gif.c,
- * anim-apng.c, anim-video.c). */
+/* Animated image files and videos: the writer object, the temporary file
+ * and the table of encoders, one row per format (anim-webp.c,
+ * anim-gif.c, anim-apng.c, anim-video.c). */
 #include "config.h"
 
 #include <errno.h>
@@ -14,13 +14,44 @@
 #include "core/util.h"
 #include "image/anim-int.h"
 
-static const char *const names[BB_ANIM_NFORMATS] = {
-	"webp", "gif", "apng", "webm", "mp4", "mov"
+static bb_status video_add(bb_anim_writer *w, const bb_image *img,
+                           double start, double end, bb_error *err)
+{
+	(void)start;
+	(void)end;          /* frames are at o.fps */
+	return bb__video_add(w, img, err);
+}
+
+/* The output formats, in bb_anim_format order: a new format is a row here
+ * (and its enum value and file). */
+static const struct encoder {
+	const char *name;        /* --format name and file extension */
+	const char *also;        /* another extension recognised, or NULL */
+	int max_side;            /* the format's largest canvas side */
+	int video;
+	bb_status (*open)(bb_anim_writer *w, bb_error *err);
+	bb_status (*add)(bb_anim_writer *w, const bb_image *img, double start,
+	                 double end, bb_error *err);
+	bb_status (*finish)(bb_anim_writer *w, bb_error *err);
+	void (*free)(bb_anim_writer *w);
+} encoders[BB_ANIM_NFORMATS] = {
+	{ "webp", NULL, 16383, 0, bb__webp_open, bb__webp_add, bb__webp_finish,
+	  bb__webp_free },
+	{ "gif", NULL, 65535, 0, bb__gif_open, bb__gif_add, bb__gif_finish,
+	  bb__gif_free },
+	{ "apng", "png", BB_IMAGE_MAX_SIDE, 0, bb__apng_open, bb__apng_add,
+	  bb__apng_finish, bb__apng_free },
+	{ "webm", NULL, 16384, 1, bb__video_open, video_add, bb__video_finish,
+	  bb__video_free },
+	{ "mp4", NULL, 16384, 1, bb__video_open, video_add, bb__video_finish,
+	  bb__video_free },
+	{ "mov", NULL, 16384, 1, bb__video_open, video_add, bb__video_finish,
+	  bb__video_free },
 };
 
 const char *bb_anim_format_name(bb_anim_format f)
 {
-	return (unsigned)f < BB_ANIM_NFORMATS ? names[f] : "?";
+	return (unsigned)f < BB_ANIM_NFORMATS ? encoders[f].name : "?";
 }
 
 const char *bb_anim_format_extension(bb_anim_format f)
@@ -33,16 +64,30 @@ int bb_anim_format_parse(const char *name, bb_anim_format *out)
 	int i;
 
 	for (i = 0; i < BB_ANIM_NFORMATS; i++)
-		if (strcmp(name, names[i]) == 0) {
+		if (strcmp(name, encoders[i].name) == 0) {
 			*out = (bb_anim_format)i;
 			return 1;
 		}
 	return 0;
 }
 
+const char *bb_anim_format_list(const char *sep, char *buf, unsigned long size)
+{
+	size_t n = 0;
+	int i;
+
+	if (size == 0)
+		return buf;
+	buf[0] = '\0';
+	for (i = 0; i < BB_ANIM_NFORMATS && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? sep : "",
+		                      encoders[i].name);
+	return buf;
+}
+
 int bb_anim_format_is_video(bb_anim_format f)
 {
-	return f == BB_ANIM_WEBM || f == BB_ANIM_MP4 || f == BB_ANIM_MOV;
+	return (unsigned)f < BB_ANIM_NFORMATS && encoders[f].video;
 }
 
 int bb_anim_video_available(void)
@@ -57,25 +102,18 @@ int bb_anim_video_available(void)
 int bb_anim_format_from_path(const char *path, bb_anim_format *out)
 {
 	const char *base = bb__basename(path), *dot = strrchr(base, '.');
+	int i;
 
 	if (!dot || dot == base)
 		return 0;
 	dot++;
-	if (strcasecmp(dot, "webp") == 0)
-		*out = BB_ANIM_WEBP;
-	else if (strcasecmp(dot, "gif") == 0)
-		*out = BB_ANIM_GIF;
-	else if (strcasecmp(dot, "png") == 0 || strcasecmp(dot, "apng") == 0)
-		*out = BB_ANIM_APNG;
-	else if (strcasecmp(dot, "webm") == 0)
-		*out = BB_ANIM_WEBM;
-	else if (strcasecmp(dot, "mp4") == 0)
-		*out = BB_ANIM_MP4;
-	else if (strcasecmp(dot, "mov") == 0)
-		*out = BB_ANIM_MOV;
-	else
-		return 0;
-	return 1;
+	for (i = 0; i < BB_ANIM_NFORMATS; i++)
+		if (strcasecmp(dot, encoders[i].name) == 0 ||
+		    (encoders[i].also && strcasecmp(dot, encoders[i].also) == 0)) {
+			*out = (bb_anim_format)i;
+			return 1;
+		}
+	return 0;
 }
 
 long long bb__anim_units(double t, int per_second)
@@ -85,14 +123,7 @@ long long bb__anim_units(double t, int per_second)
 
 static void drop(bb_anim_writer *w)
 {
-	switch (w->o.format) {
-	case BB_ANIM_WEBP: bb__webp_free(w); break;
-	case BB_ANIM_GIF: bb__gif_free(w); break;
-	case BB_ANIM_APNG: bb__apng_free(w); break;
-	case BB_ANIM_WEBM: case BB_ANIM_MP4: case BB_ANIM_MOV:
-		bb__video_free(w);
-		break;
-	}
+	encoders[w->o.format].free(w);
 	if (w->f) {
 		fclose(w->f);
 		w->f = NULL;
@@ -139,11 +170,11 @@ bb_status bb_anim_open(const char *path, int width, int height,
 		o.quality = 75;
 	if (o.alpha_threshold == 0)
 		o.alpha_threshold = 128;
-	limit = o.format == BB_ANIM_WEBP ? 16383 : o.format == BB_ANIM_GIF
-	        ? 65535 : o.format == BB_ANIM_APNG ? BB_IMAGE_MAX_SIDE : 16384;
+	limit = encoders[o.format].max_side;
 	if (width <= 0 || height <= 0 || width > limit || height > limit)
 		return bb_error_set(err, BB_ERR_LIMIT, path, NULL, "canvas %dx%d outside "
-		                    "1..%d (%s)", width, height, limit, names[o.format]);
+		                    "1..%d (%s)", width, height, limit,
+		                    encoders[o.format].name);
 	w = calloc(1, sizeof *w);
 	if (!w)
 		return bb_error_set(err, BB_ERR_NOMEM, path, NULL, "out of memory");
@@ -170,15 +201,7 @@ bb_status bb_anim_open(const char *path, int width, int height,
 		free(w);
 		return bb_error_set(err, BB_ERR_NOMEM, path, NULL, "out of memory");
 	}
-	switch (o.format) {
-	case BB_ANIM_WEBP: s = bb__webp_open(w, err); break;
-	case BB_ANIM_GIF: s = bb__gif_open(w, err); break;
-	case BB_ANIM_APNG: s = bb__apng_open(w, err); break;
-	case BB_ANIM_WEBM: case BB_ANIM_MP4: case BB_ANIM_MOV:
-		s = bb__video_open(w, err);
-		break;
-	default: s = BB_ERR_INTERNAL; break;
-	}
+	s = encoders[o.format].open(w, err);
 	if (s != BB_OK) {
 		bb_anim_free(w);
 		return s;
@@ -204,15 +227,7 @@ bb_status bb_anim_add(bb_anim_writer *w, const bb_image *frame,
 		return bb_error_set(err, BB_ERR_USAGE, w->path, NULL, "frame %ld: end "
 		                    "time %g outside [%g, %g]", w->frames, end_time,
 		                    start, start + 655);
-	switch (w->o.format) {
-	case BB_ANIM_WEBP: s = bb__webp_add(w, frame, start, end_time, err); break;
-	case BB_ANIM_GIF: s = bb__gif_add(w, frame, start, end_time, err); break;
-	case BB_ANIM_APNG: s = bb__apng_add(w, frame, start, end_time, err); break;
-	case BB_ANIM_WEBM: case BB_ANIM_MP4: case BB_ANIM_MOV:
-		s = bb__video_add(w, frame, err);
-		break;
-	default: s = BB_ERR_INTERNAL; break;
-	}
+	s = encoders[w->o.format].add(w, frame, start, end_time, err);
 	if (s != BB_OK) {
 		w->failed = 1;
 		return s;
@@ -232,15 +247,7 @@ bb_status bb_anim_finish(bb_anim_writer *w, bb_error *err)
 		bb_anim_free(w);
 		return s;
 	}
-	switch (w->o.format) {
-	case BB_ANIM_WEBP: s = bb__webp_finish(w, err); break;
-	case BB_ANIM_GIF: s = bb__gif_finish(w, err); break;
-	case BB_ANIM_APNG: s = bb__apng_finish(w, err); break;
-	case BB_ANIM_WEBM: case BB_ANIM_MP4: case BB_ANIM_MOV:
-		s = bb__video_finish(w, err);
-		break;
-	default: s = BB_ERR_INTERNAL; break;
-	}
+	s = encoders[w->o.format].finish(w, err);
 	if (s == BB_OK && (fflush(w->f) != 0 || ferror(w->f)))
 		s = bb_error_set(err, BB_ERR_IO, w->path, NULL, "write failed: %s",
 		                 strerror(errno));

@@ -106,6 +106,10 @@ const char *bb_anim_format_name(bb_anim_format f);
 const char *bb_anim_format_extension(bb_anim_format f);
 /* Parses a format's name; returns 0 when unknown. */
 int bb_anim_format_parse(const char *name, bb_anim_format *out);
+/* The formats' names in order, joined by sep ("webp|gif|..."), into buf
+ * (truncated to size); returns buf.  Help texts and messages list the
+ * formats with it. */
+const char *bb_anim_format_list(const char *sep, char *buf, unsigned long size);
 /* 1 for the video formats (WebM, MP4, MOV). */
 int bb_anim_format_is_video(bb_anim_format f);
 /* 1 when this build writes videos (not configured --without-video). */
