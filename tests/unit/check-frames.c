@@ -353,10 +353,10 @@ START_TEST(frames_ordered_window)
 	size_t ji, wi;
 
 	sc.anim = 1;          /* spin, looping */
-	sc.fps = 120;         /* 120 frames */
+	sc.fps = 60;          /* 60 frames */
 	co.scale = 2;
 	ck_assert_int_eq(bb_plan_scene(m, &sc, &co, &p, &err), BB_OK);
-	ck_assert_int_eq(p.frames, 120);
+	ck_assert_int_eq(p.frames, 60);
 	for (ji = 0; ji < sizeof jobs / sizeof *jobs; ji++)
 		for (wi = 0; wi < sizeof windows / sizeof *windows; wi++) {
 			memset(&s, 0, sizeof s);
@@ -372,8 +372,8 @@ START_TEST(frames_ordered_window)
 			fo.worker_init = w_init;
 			fo.worker_free = w_free;
 			ck_assert_int_eq(bb_render_frames_opts(m, &sc, &p, &fo, &err), BB_OK);
-			ck_assert_int_eq(s.delivered, 120);
-			ck_assert_int_eq(s.rendered, 120);
+			ck_assert_int_eq(s.delivered, 60);
+			ck_assert_int_eq(s.rendered, 60);
 			ck_assert_int_eq(s.inits, jobs[ji]);
 			ck_assert_int_eq(s.frees, jobs[ji]);
 			ck_assert_int_eq(s.bad_state, 0);
@@ -388,12 +388,12 @@ START_TEST(frames_ordered_window)
 	/* the ordered sink failing stops the run with its error, no hang */
 	memset(&s, 0, sizeof s);
 	pthread_mutex_init(&s.lock, NULL);
-	s.fail_at = 40;
+	s.fail_at = 25;
 	fo.jobs = 4;
 	fo.window = 2;
 	ck_assert_int_eq(bb_render_frames_opts(m, &sc, &p, &fo, &err), BB_ERR_IO);
 	ck_assert_str_eq(err.message, "disk full");
-	ck_assert_int_eq(s.delivered, 40);
+	ck_assert_int_eq(s.delivered, 25);
 	ck_assert_int_eq(s.inits, s.frees);
 	pthread_mutex_destroy(&s.lock);
 	bb_model_free(m);
@@ -439,6 +439,8 @@ int main(void)
 {
 	Suite *s = suite_create("frames");
 	TCase *tc = tcase_create("frames");
+
+	tcase_set_timeout(tc, 60);
 	SRunner *sr;
 	int failed;
 
