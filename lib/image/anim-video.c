@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <errno.h>
 #include <limits.h>
 #include <stddef.h>
@@ -71,21 +72,37 @@ struct ff {
 	__typeof__(sws_freeContext) *sws_freeContext;
 };
 
-/* Opens FFmpeg's libraries (the versions bonebake was built with) and
- * finds every function; BB_ERR_USAGE naming what is missing. */
-/* NULL-safe on a table ff_open left. */
+/* The libraries stay loaded once opened, for the life of the process, as
+ * if linked: no load per video, and what their initialisation allocates
+ * stays theirs (unloading them made it look leaked). */
 static void ff_close(struct ff *f)
 {
-	int k;
-
-	for (k = 3; k >= 0; k--)
-		if (f->lib[k])
-			dlclose(f->lib[k]);
 	memset(f, 0, sizeof *f);
 }
 
-static bb_status ff_open(struct ff *f, const char *path,
-                         const char *format, bb_error *err)
+/* FFmpeg's libraries (the versions bonebake was built with) and every
+ * function, loaded once; on failure the reason, kept for every caller. */
+static struct ff loaded;
+static char load_failed[256];
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+
+static void load_ffmpeg(void);
+
+/* *f = the loaded table, or BB_ERR_USAGE naming what is missing. */
+static bb_status ff_open(struct ff *f, const char *path, const char *format,
+                         bb_error *err)
+{
+	pthread_once(&load_once, load_ffmpeg);
+	if (load_failed[0]) {
+		memset(f, 0, sizeof *f);
+		return bb_error_set(err, BB_ERR_USAGE, path, NULL, "%s previews %s",
+		                    format, load_failed);
+	}
+	*f = loaded;
+	return BB_OK;
+}
+
+static void load_ffmpeg(void)
 {
 	static const char *const libs[4] = {
 		"libavutil.so." AV_STRINGIFY(LIBAVUTIL_VERSION_MAJOR),
@@ -132,18 +149,17 @@ static bb_status ff_open(struct ff *f, const char *path,
 		{ "sws_scale", offsetof(struct ff, sws_scale) },
 		{ "sws_freeContext", offsetof(struct ff, sws_freeContext) }
 	};
+	struct ff *f = &loaded;
 	size_t i;
 	int k;
 
-	memset(f, 0, sizeof *f);
 	for (k = 0; k < 4; k++)
 		if (!(f->lib[k] = dlopen(libs[k], RTLD_NOW | RTLD_LOCAL))) {
 			const char *why = dlerror();
 
-			ff_close(f);
-			return bb_error_set(err, BB_ERR_USAGE, path, NULL, "%s previews "
-			                    "need FFmpeg's libraries: %s", format,
-			                    why ? why : libs[k]);
+			snprintf(load_failed, sizeof load_failed, "need FFmpeg's "
+			         "libraries: %s", why ? why : libs[k]);
+			return;
 		}
 	for (i = 0; i < sizeof syms / sizeof syms[0]; i++) {
 		void *p = NULL;
@@ -151,15 +167,13 @@ static bb_status ff_open(struct ff *f, const char *path,
 		for (k = 0; k < 4 && !p; k++)
 			p = dlsym(f->lib[k], syms[i].name);
 		if (!p) {
-			ff_close(f);
-			return bb_error_set(err, BB_ERR_USAGE, path, NULL, "%s previews: "
-			                    "FFmpeg's libraries have no %s", format,
-			                    syms[i].name);
+			snprintf(load_failed, sizeof load_failed, "need FFmpeg's "
+			         "libraries: they have no %s", syms[i].name);
+			return;
 		}
 		/* a function pointer from dlsym's void * (POSIX) */
 		memcpy((char *)f + syms[i].at, &p, sizeof p);
 	}
-	return BB_OK;
 }
 
 /* What each video format is made of. */

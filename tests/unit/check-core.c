@@ -312,7 +312,7 @@ START_TEST(escapers)
 {
 	static const char *const names[] = {
 		"walk", "a\"b\\c", "tab\tnl\ncr\r", "\x1b]0;title\x07", "</script><b>&",
-		"caf\xc3\xa9 \xe2\x80\xae evil", "\xc2\x9b" "1m", "del\x7f", "",
+		"caf\xc3\xa9 \xe2\x80\xae evil", "\xc2\x9b\x31m", "del\x7f", "",
 	};
 	size_t i;
 
