@@ -71,10 +71,18 @@ idx = {"dragon_fall": [0, 1, 2], "dragon_jump": [0, 1], "fx/spark": [0, 1],
 want = sorted([(k, i) for k, v in idx.items() for i in v] +
               [("icons/sword", None), ("logo", None)], key=str)
 assert sorted(got, key=str) == want, (got, want)
-# Godot: animations by name, quotes escaped
+# Godot: animations by name, escaped as Godot's VariantParser reads
+# strings (\" \\ \n \t \r and \uXXXX)
+def godot_unescape(s):
+    def one(m):
+        e = m.group(1)
+        if e[0] == "u" and len(e) == 5:
+            return chr(int(e[1:], 16))
+        return {"n": "\n", "t": "\t", "r": "\r"}.get(e, e)
+    return re.sub(r'\\(u[0-9a-fA-F]{4}|.)', one, s)
 t = open(out + "/sheet.tres").read()
-got = re.findall(r'"name": &"((?:[^"\\]|\\.)*)"', t)
-assert sorted(got) == sorted([k.replace('"', '\\"') for k in anims] + ["default"]), got
+got = [godot_unescape(g) for g in re.findall(r'"name": &"((?:[^"\\]|\\.)*)"', t)]
+assert sorted(got) == sorted(list(anims) + ["default"]), got
 PY
 checks=$((checks + 1))
 # the plist is valid XML with the special characters escaped
