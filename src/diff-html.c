@@ -188,12 +188,7 @@ static void section(FILE *f, const struct diff_pair *p, size_t index)
 	fprintf(f, "\">\n<h2><span class=\"badge\">%s</span><code>", status);
 	html_text(f, p->path);
 	fprintf(f, "</code></h2>\n<p class=\"numbers\">");
-	{
-		char *buf = diff_pair_text(p);
-
-		html_text(f, buf ? buf : "");
-		free(buf);
-	}
+	diff_pair_markup(f, p);
 	fprintf(f, "</p>\n");
 	if (p->html_images) {
 		fprintf(f, "<div class=\"views\">\n");
@@ -226,15 +221,6 @@ static void frame_url(FILE *f, const struct diff_pair *p, const char *kind,
 	free(rel);
 }
 
-static void describe_text(FILE *f, const struct diff_run *run,
-                          const struct diff_anim *a)
-{
-	char *buf = diff_anim_text(run, a);
-
-	html_text(f, buf ? buf : "");
-	free(buf);
-}
-
 /* An animation: its changes, then baseline | difference | current
  * playing in sync, with a scrubber (the page's script drives it from the
  * frame list). */
@@ -252,7 +238,7 @@ static void anim_section(FILE *f, const struct diff_run *run, size_t index)
 	fprintf(f, "\">\n<h2><span class=\"badge\">%s</span><code>", status);
 	html_text(f, a->path);
 	fprintf(f, "</code></h2>\n<p class=\"numbers\">");
-	describe_text(f, run, a);
+	diff_anim_markup(f, run, a);
 	fprintf(f, "</p>\n");
 	if (a->nchanges) {
 		fprintf(f, "<ul class=\"meta\">\n");

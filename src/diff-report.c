@@ -547,21 +547,20 @@ static void xml_text(FILE *f, const char *s)
 }
 
 /* The pair's description, as XML-escaped text. */
-static void xml_describe(FILE *f, const struct diff_pair *p)
+void diff_pair_markup(FILE *f, const struct diff_pair *p)
 {
 	char *buf = diff_pair_text(p);
 
-	xml_text(f, buf ? buf : "");
+	bb_markup_escape(buf ? buf : "", bb_put_file, f);
 	free(buf);
 }
 
-/* An animation's description, as XML-escaped text. */
-static void xml_describe_anim(FILE *f, const struct diff_run *run,
-                              const struct diff_anim *a)
+void diff_anim_markup(FILE *f, const struct diff_run *run,
+                      const struct diff_anim *a)
 {
 	char *buf = diff_anim_text(run, a);
 
-	xml_text(f, buf ? buf : "");
+	bb_markup_escape(buf ? buf : "", bb_put_file, f);
 	free(buf);
 }
 
@@ -593,7 +592,7 @@ static void junit_anim(FILE *f, const struct diff_run *run, size_t index)
 	}
 	fprintf(f, ">\n      <%s type=\"%s\" message=\"", kind,
 	        diff_anim_status_name(a->status));
-	xml_describe_anim(f, run, a);
+	diff_anim_markup(f, run, a);
 	for (i = 0; i < run->n; i++) {
 		const struct diff_pair *p = &run->pairs[i];
 		const char *file;
@@ -605,7 +604,7 @@ static void junit_anim(FILE *f, const struct diff_run *run, size_t index)
 		xml_text(f, file);
 	}
 	fprintf(f, "\">");
-	xml_describe_anim(f, run, a);
+	diff_anim_markup(f, run, a);
 	for (i = 0; i < run->n; i++) {
 		const struct diff_pair *p = &run->pairs[i];
 
@@ -614,7 +613,7 @@ static void junit_anim(FILE *f, const struct diff_run *run, size_t index)
 		fprintf(f, "\n");
 		xml_text(f, p->path);
 		fprintf(f, ": ");
-		xml_describe(f, p);
+		diff_pair_markup(f, p);
 	}
 	fprintf(f, "</%s>\n    </testcase>\n", kind);
 }
@@ -676,9 +675,9 @@ void diff_write_junit(FILE *f, const struct diff_run *run,
 		fprintf(f, ">\n      <%s type=\"%s\" message=\"",
 		        p->status == DS_ERROR ? "error" : "failure",
 		        diff_status_name(p->status));
-		xml_describe(f, p);
+		diff_pair_markup(f, p);
 		fprintf(f, "\">");
-		xml_describe(f, p);
+		diff_pair_markup(f, p);
 		fprintf(f, "</%s>\n    </testcase>\n",
 		        p->status == DS_ERROR ? "error" : "failure");
 	}

@@ -168,6 +168,11 @@ void diff_describe_pair(FILE *f, const struct diff_pair *p);
  * NULL when out of memory. */
 char *diff_pair_text(const struct diff_pair *p);
 char *diff_anim_text(const struct diff_run *run, const struct diff_anim *a);
+/* The same descriptions as HTML/XML text (bb_markup_escape), for the HTML
+ * and JUnit reports. */
+void diff_pair_markup(FILE *f, const struct diff_pair *p);
+void diff_anim_markup(FILE *f, const struct diff_run *run,
+                      const struct diff_anim *a);
 /* The counts by status, " 2 changed, 13 identical" (animations when
  * `anims`, else pairs; statuses with no count left out, and identical
  * too when `no_identical`). */

@@ -92,10 +92,6 @@ void bb__sbuf_xml_text(bb__sbuf *b, const char *s)
 	bb_markup_escape(s, sbuf_put, b);
 }
 
-void bb__sbuf_godot_str(bb__sbuf *b, const char *s)
-{
-	bb_json_quote(s, sbuf_put, b);
-}
 
 void bb__sbuf_free(bb__sbuf *b)
 {

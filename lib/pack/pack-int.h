@@ -24,13 +24,11 @@ void bb__sbuf_printf(bb__sbuf *b, const char *fmt, ...)
  * "12", "-0.25"); locale-independent only in the "C" locale, which the
  * library never changes. */
 void bb__sbuf_num(bb__sbuf *b, double v);
-/* A JSON string literal with quotes and escapes. */
+/* A JSON string literal (bb_json_quote); also Godot's, whose parser reads
+ * the same escapes (\uXXXX included). */
 void bb__sbuf_json_str(bb__sbuf *b, const char *s);
-/* Text with XML's five special characters escaped. */
+/* HTML/XML text (bb_markup_escape). */
 void bb__sbuf_xml_text(bb__sbuf *b, const char *s);
-/* A Godot string literal: quotes, backslash-escaped '"' and '\\', \n \t \r
- * and \uXXXX for the other control characters. */
-void bb__sbuf_godot_str(bb__sbuf *b, const char *s);
 void bb__sbuf_free(bb__sbuf *b);
 
 /* Appends a file to f, taking over b's text (b is emptied).  Fails with

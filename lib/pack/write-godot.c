@@ -40,7 +40,7 @@ static void frame_entry(bb__sbuf *b, const bb_sheet *s, size_t i, double fps,
 static void anim_end(bb__sbuf *b, const char *name, int loop, double fps)
 {
 	bb__sbuf_printf(b, "],\n\"loop\": %s,\n\"name\": &", loop ? "true" : "false");
-	bb__sbuf_godot_str(b, name);
+	bb__sbuf_json_str(b, name);
 	bb__sbuf_puts(b, ",\n\"speed\": ");
 	real(b, fps > 0 ? fps : 5.0);
 	bb__sbuf_puts(b, "\n}");
@@ -74,7 +74,7 @@ bb_status bb__write_godot(const bb_sheet *s, const char *base,
 
 		bb__sheet_page_name(s, base, p, image, sizeof image);
 		bb__sbuf_puts(&b, "[ext_resource type=\"Texture2D\" path=");
-		bb__sbuf_godot_str(&b, image);
+		bb__sbuf_json_str(&b, image);
 		bb__sbuf_printf(&b, " id=\"page_%zu\"]\n\n", p);
 	}
 	for (i = 0; i < s->n_frames; i++) {
