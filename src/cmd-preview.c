@@ -152,8 +152,7 @@ static int run_jobs(struct run *r, const fig_opts *fo)
 		rc = figure_render_ordered(&r->jobs[i], fo, &r->progress, NULL, NULL,
 		                           anim_job_frame, &x);
 		while (rc == 0 && anim_job_next_cycle(&x))
-			rc = figure_render_ordered(&r->jobs[i], fo, NULL, NULL, NULL,
-			                           anim_job_frame, &x);
+			rc = figure_render_again(&r->jobs[i], fo, anim_job_frame, &x);
 		if (rc == 0)
 			rc = anim_job_end(&x);
 		else

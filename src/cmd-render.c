@@ -209,7 +209,7 @@ static int render_job(const outdir *od, const fig_job *j, int njobs,
 	rc = figure_render_ordered(j, fo, progress, write_frame, sc,
 	                           anim_job_frame, &x);
 	while (rc == 0 && anim_job_next_cycle(&x))   /* --loop-count: video */
-		rc = figure_render_ordered(j, fo, NULL, NULL, NULL, anim_job_frame, &x);
+		rc = figure_render_again(j, fo, anim_job_frame, &x);
 	if (rc == 0)
 		rc = anim_job_end(&x);
 	else

@@ -709,6 +709,20 @@ static void blanks_warn(const fig_job *j, const struct blanks *b)
 		         j->plan.frames, list);
 }
 
+/* A fixed or native canvas that cut the figure: a warning naming the
+ * animation, its frames and the pixels lost. */
+static void warn_cut(const fig_job *j, const bb_plan_fit *fit)
+{
+	if (fit->cut_frames == 0)
+		return;
+	cli_warn("animation \"%s\": the %dx%d canvas cuts the figure in %ld of "
+	         "%ld frames (%ld..%ld; up to %.0f px of frame %ld's drawn box "
+	         "lost); `bonebake info --bounds` prints a size that holds it",
+	         job_label(j), j->plan.width, j->plan.height, fit->cut_frames,
+	         j->plan.frames, fit->first, fit->last, fit->worst_lost,
+	         fit->worst_frame);
+}
+
 /* Any order, on the worker that rendered the frame: the caller's sink,
  * then progress and the blank-frame count. */
 static bb_status run_sink(void *user, void *state, long frame,
@@ -760,12 +774,15 @@ void figure_progress_start(cli_progress *p, const char *cmd, const fig_opts *o,
 }
 
 /* Every frame of the job: `sink` in any order, `ordered` (may be NULL) in
- * frame order; then the blank-frame warning. */
+ * frame order; then, with `warn`, the warnings about the frames: what a
+ * fixed or native canvas cut (measured by the frame loop on the poses it
+ * draws) and blank frames. */
 static int render_job_frames(const fig_job *j, const fig_opts *o,
                              cli_progress *progress, fig_sink sink, void *user,
-                             fig_sink ordered, void *ordered_user)
+                             fig_sink ordered, void *ordered_user, int warn)
 {
 	struct blanks blanks;
+	bb_plan_fit fit;
 	struct run r;
 	bb_frames_options fo;
 	bb_error err;
@@ -777,10 +794,12 @@ static int render_job_frames(const fig_job *j, const fig_opts *o,
 	r.ordered = ordered;
 	r.ordered_user = ordered_user;
 	r.progress = progress;
-	r.blanks = &blanks;
+	r.blanks = warn ? &blanks : NULL;
 	blanks_init(&blanks);
 	memset(&fo, 0, sizeof fo);
 	fo.jobs = o->jobs;
+	if (warn && (o->has_size || o->canvas_native))
+		fo.fit = &fit;
 	fo.sink = run_sink;
 	fo.user = &r;
 	if (ordered) {
@@ -794,21 +813,31 @@ static int render_job_frames(const fig_job *j, const fig_opts *o,
 		return r.rc;
 	if (s != BB_OK)
 		return cli_fail(&err);
-	blanks_warn(j, &blanks);
+	if (fo.fit)
+		warn_cut(j, &fit);
+	if (warn)
+		blanks_warn(j, &blanks);
 	return 0;
 }
 
 int figure_render(const fig_job *j, const fig_opts *o, cli_progress *progress,
                   fig_sink sink, void *user)
 {
-	return render_job_frames(j, o, progress, sink, user, NULL, NULL);
+	return render_job_frames(j, o, progress, sink, user, NULL, NULL, 1);
 }
 
 int figure_render_ordered(const fig_job *j, const fig_opts *o,
                           cli_progress *progress, fig_sink sink, void *user,
                           fig_sink ordered, void *ordered_user)
 {
-	return render_job_frames(j, o, progress, sink, user, ordered, ordered_user);
+	return render_job_frames(j, o, progress, sink, user, ordered, ordered_user,
+	                         1);
+}
+
+int figure_render_again(const fig_job *j, const fig_opts *o, fig_sink ordered,
+                        void *ordered_user)
+{
+	return render_job_frames(j, o, NULL, NULL, NULL, ordered, ordered_user, 0);
 }
 
 void fig_safe_name(const char *name, char *buf, size_t size)
@@ -825,26 +854,6 @@ void fig_safe_name(const char *name, char *buf, size_t size)
 	 * can take the name of bonebake's own .bonebake-* files */
 	if (buf[0] == '.')
 		buf[0] = '_';
-}
-
-/* A fixed or native canvas that cuts the figure: a warning naming the
- * animation, its frames and the pixels lost. */
-static int warn_cut(const fig_job *j)
-{
-	bb_plan_fit fit;
-	bb_error err;
-
-	if (bb_plan_check_fit(j->model, &j->scene, &j->plan, &fit, &err) != BB_OK)
-		return cli_fail(&err);
-	if (fit.cut_frames == 0)
-		return 0;
-	cli_warn("animation \"%s\": the %dx%d canvas cuts the figure in %ld of "
-	         "%ld frames (%ld..%ld; up to %.0f px of frame %ld's drawn box "
-	         "lost); `bonebake info --bounds` prints a size that holds it",
-	         job_label(j), j->plan.width, j->plan.height, fit.cut_frames,
-	         j->plan.frames, fit.first, fit.last, fit.worst_lost,
-	         fit.worst_frame);
-	return 0;
 }
 
 /* --canvas union: the bounds of every animation of f's armature. */
@@ -883,9 +892,7 @@ static int add_job(figure *f, const fig_opts *o, int anim, const char *armdir,
 	j->model = f->model;
 	j->scene = f->scene;
 	j->scene.anim = anim;
-	if ((rc = figure_plan(f, o, anim, &j->plan)) != 0 ||
-	    ((o->has_size || o->canvas_native) &&
-	     (rc = warn_cut(j)) != 0))
+	if ((rc = figure_plan(f, o, anim, &j->plan)) != 0)
 		return rc;
 	(*n)++;
 	fig_safe_name(j->plan.info.name, j->prefix, sizeof j->prefix);

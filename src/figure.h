@@ -122,19 +122,24 @@ void figure_progress_start(cli_progress *p, const char *cmd, const fig_opts *o,
                            const fig_job *jobs, int njobs);
 
 /* Renders every frame of a planned job on o->jobs threads, calling sink for
- * each and stepping `progress` (may be NULL).  Returns 0 or an exit code
- * (errors printed). */
+ * each and stepping `progress` (may be NULL); then warns about blank frames
+ * and, with a fixed or native canvas, about frames it cuts.  Returns 0 or
+ * an exit code (errors printed). */
 int figure_render(const fig_job *j, const fig_opts *o, cli_progress *progress,
                   fig_sink sink, void *user);
 
 /* Same, and also calls ordered(frame, image, ordered_user) in frame order
  * 0, 1, ... (one call at a time, from a worker thread) for encoders that
- * need the frames in sequence; sink may be NULL.  Frames are rendered in
- * chunks of 8 per thread (at least 16): at most that many copies wait for
- * their turn. */
+ * need the frames in sequence; sink may be NULL.  At most 8 frames per
+ * thread wait for their turn (copies). */
 int figure_render_ordered(const fig_job *j, const fig_opts *o,
                           cli_progress *progress, fig_sink sink, void *user,
                           fig_sink ordered, void *ordered_user);
+
+/* The job's frames once more, in order only, with no progress and no
+ * warnings (said the first time): a video's further loops. */
+int figure_render_again(const fig_job *j, const fig_opts *o, fig_sink ordered,
+                        void *ordered_user);
 
 /* Plans every chosen animation of every chosen armature (--all: all of
  * them) into a new array (free it).  Returns an exit code. */

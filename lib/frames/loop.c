@@ -11,6 +11,7 @@
 
 #include "bonebake/frames.h"
 #include "core/parallel.h"
+#include "frames/fit.h"
 
 struct run {
 	const bb_model *m;
@@ -24,6 +25,7 @@ struct run {
 	long deliver;          /* the next frame to hand to o->ordered */
 	long window;
 	bb_image **held;       /* frames done early, at held[i % window] */
+	bb_plan_fit fit;       /* the workers' fits merged */
 	bb_status status;      /* the first failure */
 	bb_error err;
 };
@@ -119,6 +121,7 @@ static void worker(void *arg, int index)
 	bb_pose *pose = NULL;
 	bb_renderer *rend = NULL;
 	bb_image *img = NULL;
+	bb_plan_fit fit;
 	void *state = NULL;
 	int have_state = 0;
 	bb_error err;
@@ -127,6 +130,7 @@ static void worker(void *arg, int index)
 	long i;
 
 	memset(&err, 0, sizeof err);
+	bb__plan_fit_init(&fit);
 	if ((s = bb_scene_tracks(r->m, r->sc, tracks, &n, &err)) != BB_OK ||
 	    (s = bb_pose_new(r->m, r->sc->armature, &pose, &err)) != BB_OK ||
 	    (s = bb_renderer_new(&rend, &err)) != BB_OK ||
@@ -148,7 +152,13 @@ static void worker(void *arg, int index)
 			failed(r, s, &err);
 			break;
 		}
+		if (o->fit)
+			bb__plan_fit_frame(&fit, r->p,
+			                   bb_drawlist_bounds(bb_pose_drawlist(pose)), i);
 	}
+	pthread_mutex_lock(&r->lock);
+	bb__plan_fit_merge(&r->fit, &fit);
+	pthread_mutex_unlock(&r->lock);
 done:
 	if (have_state && o->worker_free)
 		o->worker_free(o->user, index, state);
@@ -176,6 +186,7 @@ bb_status bb_render_frames_opts(const bb_model *m, const bb_scene *sc,
 	r.p = p;
 	r.o = o;
 	r.next = r.deliver = o->first;
+	bb__plan_fit_init(&r.fit);
 	r.end = o->count <= 0 || o->count > p->frames - o->first ? p->frames
 	        : o->first + o->count;
 	jobs = bb_threads(o->jobs, r.end - r.next);
@@ -207,6 +218,8 @@ bb_status bb_render_frames_opts(const bb_model *m, const bb_scene *sc,
 		                    "frame %ld not handed on", r.deliver);
 	if (r.status != BB_OK && err)
 		*err = r.err;
+	if (r.status == BB_OK && o->fit)
+		*o->fit = r.fit;
 	return r.status;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bonebake/frames.h"
+#include "frames/fit.h"
 
 enum { DEFAULT_MAX_CANVAS = 16384 };
 static const long DEFAULT_MAX_FRAMES = 100000;
@@ -311,52 +312,72 @@ static double outside(double x0, double y0, double x1, double y1, int w, int h)
 	return (x1 - x0) * (y1 - y0) - in;
 }
 
-bb_status bb_plan_check_fit(const bb_model *m, const bb_scene *sc,
-                            const bb_plan *p, bb_plan_fit *out, bb_error *err)
+void bb__plan_fit_init(bb_plan_fit *f)
+{
+	memset(f, 0, sizeof *f);
+	f->first = f->last = f->worst_frame = -1;
+}
+
+void bb__plan_fit_frame(bb_plan_fit *f, const bb_plan *p, bb_bounds b, long i)
 {
 	const double eps = 1e-6;
 	double s = p->view.scale > 0 ? p->view.scale : 1;
+	double x0, y0, x1, y1, lost;
+
+	if (bb_bounds_is_empty(b))
+		return;
+	x0 = b.x0 * s + p->view.origin_x;
+	y0 = b.y0 * s + p->view.origin_y;
+	x1 = b.x1 * s + p->view.origin_x;
+	y1 = b.y1 * s + p->view.origin_y;
+	if (x0 >= -eps && y0 >= -eps && x1 <= p->width + eps &&
+	    y1 <= p->height + eps)
+		return;
+	lost = outside(x0, y0, x1, y1, p->width, p->height);
+	if (lost < 0.5)
+		return;     /* a sliver of a pixel: nothing visible lost */
+	/* in 1/1024 px, so that sums are exact in any order (any thread count) */
+	lost = nearbyint(lost * 1024) / 1024;
+	bb__plan_fit_merge(f, &(bb_plan_fit){ 1, i, i, i, lost, lost });
+}
+
+void bb__plan_fit_merge(bb_plan_fit *f, const bb_plan_fit *g)
+{
+	if (g->cut_frames == 0)
+		return;
+	if (f->first < 0 || g->first < f->first)
+		f->first = g->first;
+	if (g->last > f->last)
+		f->last = g->last;
+	f->cut_frames += g->cut_frames;
+	f->lost += g->lost;
+	/* the frame losing the most; the earliest of equals */
+	if (f->worst_frame < 0 || g->worst_lost > f->worst_lost ||
+	    (g->worst_lost == f->worst_lost && g->worst_frame < f->worst_frame)) {
+		f->worst_lost = g->worst_lost;
+		f->worst_frame = g->worst_frame;
+	}
+}
+
+bb_status bb_plan_check_fit(const bb_model *m, const bb_scene *sc,
+                            const bb_plan *p, bb_plan_fit *out, bb_error *err)
+{
 	bb_track tracks[BB_MAX_TRACKS];
 	bb_pose *pose;
 	bb_status st;
 	int n;
 	long i;
 
-	memset(out, 0, sizeof *out);
-	out->first = out->last = out->worst_frame = -1;
+	bb__plan_fit_init(out);
 	if ((st = bb_scene_tracks(m, sc, tracks, &n, err)) != BB_OK ||
 	    (st = bb_pose_new(m, sc->armature, &pose, err)) != BB_OK)
 		return st;
 	for (i = 0; i < p->frames; i++) {
-		bb_bounds b;
-		double x0, y0, x1, y1, lost;
-
 		st = bb_pose_eval(pose, tracks, n, bb_plan_frame_time(p, i), &sc->eval,
 		                  err);
 		if (st != BB_OK)
 			break;
-		b = bb_drawlist_bounds(bb_pose_drawlist(pose));
-		if (bb_bounds_is_empty(b))
-			continue;
-		x0 = b.x0 * s + p->view.origin_x;
-		y0 = b.y0 * s + p->view.origin_y;
-		x1 = b.x1 * s + p->view.origin_x;
-		y1 = b.y1 * s + p->view.origin_y;
-		if (x0 >= -eps && y0 >= -eps && x1 <= p->width + eps &&
-		    y1 <= p->height + eps)
-			continue;
-		lost = outside(x0, y0, x1, y1, p->width, p->height);
-		if (lost < 0.5)
-			continue;   /* a sliver of a pixel: nothing visible lost */
-		if (out->first < 0)
-			out->first = i;
-		out->last = i;
-		out->cut_frames++;
-		out->lost += lost;
-		if (lost > out->worst_lost) {
-			out->worst_lost = lost;
-			out->worst_frame = i;
-		}
+		bb__plan_fit_frame(out, p, bb_drawlist_bounds(bb_pose_drawlist(pose)), i);
 	}
 	bb_pose_free(pose);
 	return st;

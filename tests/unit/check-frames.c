@@ -400,6 +400,66 @@ START_TEST(frames_ordered_window)
 }
 END_TEST
 
+static bb_status count_frame(void *user, void *state, long frame,
+                             const bb_image *img, bb_error *err)
+{
+	(void)user; (void)state; (void)frame; (void)img; (void)err;
+	return BB_OK;
+}
+
+/* The frame loop measures what a fixed canvas cuts on the poses it draws:
+ * the same as bb_plan_check_fit's own pass, whatever the thread count. */
+START_TEST(frames_measure_fit)
+{
+	static const int jobs[] = { 1, 2, 5 };
+	bb_model *m = load();
+	bb_scene sc = { 0 };
+	bb_canvas_options co = { 0 };
+	bb_frames_options fo;
+	bb_plan_fit want, got;
+	bb_plan p;
+	bb_error err;
+	size_t k;
+
+	sc.anim = 0;          /* slide: x 0 -> 30 over 1 s */
+	sc.fps = 20;          /* 21 frames */
+	co.width = 60;
+	co.height = 30;
+	co.scale = 2;         /* the 40 px wide part leaves the canvas */
+	ck_assert_int_eq(bb_plan_scene(m, &sc, &co, &p, &err), BB_OK);
+	ck_assert_int_eq(p.frames, 21);
+	ck_assert_int_eq(bb_plan_check_fit(m, &sc, &p, &want, &err), BB_OK);
+	ck_assert_int_gt(want.cut_frames, 5);
+	ck_assert_int_lt(want.cut_frames, 21);
+	ck_assert_int_eq(want.last, 20);
+	/* x0 = 2 (x - 10) + 30 >= 60 from x = 25 (frame 16.7): frames 17..20
+	 * lose the whole 40x20 box, and the earliest of equals is named */
+	ck_assert_int_eq(want.worst_frame, 17);
+	ck_assert_double_eq(want.worst_lost, 800);
+	for (k = 0; k < sizeof jobs / sizeof *jobs; k++) {
+		memset(&fo, 0, sizeof fo);
+		memset(&got, 0xff, sizeof got);
+		fo.jobs = jobs[k];
+		fo.sink = count_frame;
+		fo.fit = &got;
+		ck_assert_int_eq(bb_render_frames_opts(m, &sc, &p, &fo, &err), BB_OK);
+		ck_assert_int_eq(got.cut_frames, want.cut_frames);
+		ck_assert_int_eq(got.first, want.first);
+		ck_assert_int_eq(got.last, want.last);
+		ck_assert_int_eq(got.worst_frame, want.worst_frame);
+		ck_assert_double_eq(got.worst_lost, want.worst_lost);
+		ck_assert_double_eq(got.lost, want.lost);
+	}
+	/* the frames rendered only: [0, 3) fits (x <= 3) */
+	fo.first = 0;
+	fo.count = 3;
+	ck_assert_int_eq(bb_render_frames_opts(m, &sc, &p, &fo, &err), BB_OK);
+	ck_assert_int_eq(got.cut_frames, 0);
+	ck_assert_int_eq(got.worst_frame, -1);
+	bb_model_free(m);
+}
+END_TEST
+
 START_TEST(frames_pixels)
 {
 	/* slide at scale 2, pad 3: origin pixel (23, 13); frame 0 covers x in
@@ -446,6 +506,7 @@ int main(void)
 
 	tcase_add_test(tc, tracks_of_a_scene);
 	tcase_add_test(tc, plan_fits_every_frame);
+	tcase_add_test(tc, frames_measure_fit);
 	tcase_add_test(tc, plan_fixed_native_and_limits);
 	tcase_add_test(tc, event_frames);
 	tcase_add_test(tc, frames_any_thread_count);

@@ -134,7 +134,8 @@ typedef struct bb_plan_fit {
 	long first, last;      /* the first and last of them (-1: none) */
 	long worst_frame;      /* the frame losing the most (-1: none) */
 	double worst_lost;     /* pixels of its drawn bounding box outside */
-	double lost;           /* the same summed over every frame */
+	double lost;           /* the same summed over every frame (each
+	                          frame's in 1/1024 px) */
 } bb_plan_fit;
 
 /* Evaluates every frame of p and measures what its canvas cuts (bounding
@@ -196,6 +197,10 @@ typedef struct bb_frames_options {
 	bb_status (*worker_init)(void *user, int worker, void **state,
 	                         bb_error *err);
 	void (*worker_free)(void *user, int worker, void *state);
+	/* when set, filled as bb_plan_check_fit fills it, for the frames
+	 * rendered, from the draw lists the workers evaluate anyway (no
+	 * second evaluation of every frame); the same whatever `jobs` */
+	bb_plan_fit *fit;
 } bb_frames_options;
 
 /* bb_render_frames with ordered delivery and per-worker state: the workers
