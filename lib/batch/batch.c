@@ -1,9 +1,10 @@
-/* Batch manifests, shards and up-to-date records (bonebake/batch.h). */
+/* Batch manifests, shards and up-to-date records (bonebake/batch.h).  Every
+ * JSON document is read and written through core/json.h, so an error in a
+ * manifest names the file and the field as a loader's does. */
 #include "config.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,12 +12,13 @@
 #include <unistd.h>
 
 #include "bonebake/batch.h"
+#include "core/json.h"
 #include "core/sha256.h"
 #include "core/util.h"
 
 /* MAX_ANIMS: as many animations as render and sheet take by name (--anim);
  * "all": true renders every one. */
-enum { MAX_JOBS = 100000, MAX_ARGS = 16384, MAX_ANIMS = 256 };
+enum { MAX_JOBS = 100000, MAX_ARGS = 16384, MAX_ANIMS = 256, MAX_OPTIONS = 512 };
 
 static const char STAMP[] = ".bonebake-batch.json";
 /* Options the batch sets itself for every job. */
@@ -37,58 +39,31 @@ struct bb_batch {
 	char *base;                /* the manifest's folder, resolved */
 };
 
+/* A manifest being read: the position (file: its basename) and the folder
+ * its paths are relative to. */
 struct rd {
-	bb_error *err;
-	const char *file;
-	bb__jpath path;
+	bb__jctx c;
 	char dir[4096];
 };
 
-static bb_status fail(struct rd *r, const char *key, const char *fmt,
-                      const char *arg)
-{
-	size_t mark = key ? bb__jpath_key(&r->path, key) : r->path.len;
-	bb_status s = bb_error_set(r->err, BB_ERR_INPUT, r->file,
-	                           r->path.len ? r->path.buf : NULL, fmt, arg);
-
-	bb__jpath_pop(&r->path, mark);
-	return s;
-}
-
-static bb_status nomem(struct rd *r)
-{
-	return bb_error_set(r->err, BB_ERR_NOMEM, r->file, NULL, "out of memory");
-}
-
-static const char *type_name(const json_t *v)
-{
-	return json_is_object(v) ? "an object" : json_is_array(v) ? "an array"
-	     : json_is_string(v) ? "a string" : json_is_number(v) ? "a number"
-	     : json_is_boolean(v) ? "a boolean" : "null";
-}
-
-/* A required non-empty string member, copied (paths resolved). */
+/* A non-empty string member, copied (path: resolved from the manifest's
+ * folder); absent is "missing" when required, else *out = NULL. */
 static bb_status get_str(struct rd *r, json_t *o, const char *key, int path,
                          int required, char **out)
 {
-	json_t *v = json_object_get(o, key);
+	const char *v;
 	char buf[8192];
+	bb_status s;
 
 	*out = NULL;
-	if (!v)
-		return required ? fail(r, key, "missing%s", "") : BB_OK;
-	if (!json_is_string(v))
-		return fail(r, key, "expected a string, found %s", type_name(v));
-	if (!json_string_value(v)[0])
-		return fail(r, key, "empty%s", "");
-	if (path) {
-		if (!bb__path_join(buf, sizeof buf, r->dir, json_string_value(v)))
-			return fail(r, key, "path too long%s", "");
-		*out = bb__strdup(buf);
-	} else {
-		*out = bb__strdup(json_string_value(v));
-	}
-	return *out ? BB_OK : nomem(r);
+	if ((s = bb__jstr(&r->c, o, key, required, &v)) != BB_OK || !v)
+		return s;
+	if (!v[0])
+		return bb__jfail(&r->c, key, "empty");
+	if (path && !bb__path_join(buf, sizeof buf, r->dir, v))
+		return bb__jfail(&r->c, key, "path too long");
+	*out = bb__strdup(path ? buf : v);
+	return *out ? BB_OK : bb__jnomem(&r->c);
 }
 
 static int option_name_ok(const char *k)
@@ -131,114 +106,134 @@ static bb_status push(struct rd *r, struct argv *a, const char *flag,
 	char *d;
 
 	if (a->n >= MAX_ARGS)
-		return bb_error_set(r->err, BB_ERR_LIMIT, r->file, r->path.buf,
-		                    "more than %d options and animations in one job",
-		                    MAX_ARGS);
+		return bb__jlimit(&r->c, NULL, "more than %d options and animations "
+		                  "in one job", MAX_ARGS);
 	if (!bb__grow((void **)&a->v, &a->cap, (size_t)a->n + 2, sizeof *a->v) ||
 	    !(d = malloc(n)))
-		return nomem(r);
+		return bb__jnomem(&r->c);
 	snprintf(d, n, "%s%s%s", flag, value ? "=" : "", value ? value : "");
 	a->v[a->n++] = d;
 	a->v[a->n] = NULL;
 	return BB_OK;
 }
 
-/* One option's value as a word: --flag=number, --flag=string, or the bare
- * --flag for true. */
+/* One option's value (at the current path) as a word: --flag=number,
+ * --flag=string, or the bare --flag for true. */
 static bb_status option_value(struct rd *r, const char *flag, json_t *v,
                               struct argv *a)
 {
+	const char *str;
 	char num[64];
+	int on;
 
-	if (json_is_true(v))
-		return push(r, a, flag, NULL);
-	if (json_is_false(v))
-		return BB_OK;
-	if (json_is_integer(v))
-		snprintf(num, sizeof num, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-	else if (json_is_real(v))
-		snprintf(num, sizeof num, "%.17g", json_real_value(v));
-	else if (!json_is_string(v))
-		return fail(r, NULL, "expected a number, a string or a boolean, "
-		            "found %s", type_name(v));
-	return push(r, a, flag, json_is_string(v) ? json_string_value(v) : num);
+	switch (bb__jkind_of(v, NULL)) {
+	case BB_JK_BOOL:
+		bb__jbool(&r->c, v, NULL, 0, &on);
+		return on ? push(r, a, flag, NULL) : BB_OK;
+	case BB_JK_NUMBER:
+		return push(r, a, flag, bb__jnum_text(v, num, sizeof num));
+	case BB_JK_STRING:
+		bb__jstr(&r->c, v, NULL, 1, &str);
+		return push(r, a, flag, str);
+	default:
+		return bb__jfail(&r->c, NULL, "expected a number, a string or a "
+		                 "boolean, found %s", bb__json_type_name(v));
+	}
 }
 
-static int cmp_str(const void *x, const void *y)
+/* Option `key` (the path at it): a value, or an array of values each
+ * given as its own word. */
+static bb_status read_option(struct rd *r, const char *key, json_t *v,
+                             struct argv *a)
 {
-	return strcmp(*(const char *const *)x, *(const char *const *)y);
-}
-
-/* The options object, keys in sorted order so the words (and the job's
- * key) do not depend on the document's member order. */
-static bb_status read_options(struct rd *r, json_t *opts, struct argv *a)
-{
-	const char *keys[512], *k, *flag_of;
-	json_t *v;
-	size_t n = 0, i, j;
+	const char *flag_of;
+	char flag[300];
+	bb__jiter it;
+	json_t *e;
 	bb_status s;
 
-	json_object_foreach(opts, k, v) {
-		if (n == sizeof keys / sizeof keys[0])
-			return fail(r, NULL, "more than 512 options%s", "");
-		keys[n++] = k;
-	}
-	qsort(keys, n, sizeof keys[0], cmp_str);
-	for (i = 0; i < n; i++) {
-		char flag[300];
-		size_t mark = bb__jpath_key(&r->path, keys[i]);
-
-		v = json_object_get(opts, keys[i]);
-		if (!option_name_ok(keys[i]) || strlen(keys[i]) > 256)
-			return fail(r, NULL, "not an option name%s", "");
-		if ((flag_of = reserved_prefix(keys[i])) != NULL)
-			return bb_error_set(r->err, BB_ERR_USAGE, r->file, r->path.buf,
-			                    "the batch sets --%s itself%s", flag_of,
-			                    strcmp(flag_of, keys[i]) != 0 ? " (an abbreviation "
-			                    "of it is taken for it)" : "");
-		snprintf(flag, sizeof flag, "--%s", keys[i]);
-		if (json_is_array(v)) {
-			for (j = 0; j < json_array_size(v); j++) {
-				size_t m2 = bb__jpath_index(&r->path, j);
-
-				if (json_is_array(json_array_get(v, j)))
-					return fail(r, NULL, "expected a number or a string, "
-					            "found %s", "an array");
-				if ((s = option_value(r, flag, json_array_get(v, j), a)) != BB_OK)
-					return s;
-				bb__jpath_pop(&r->path, m2);
-			}
-		} else if ((s = option_value(r, flag, v, a)) != BB_OK) {
+	if (!option_name_ok(key) || strlen(key) > 256)
+		return bb__jfail(&r->c, NULL, "not an option name");
+	if ((flag_of = reserved_prefix(key)) != NULL)
+		return bb__where_fail(&r->c, BB_ERR_USAGE, NULL, "the batch sets --%s "
+		                      "itself%s", flag_of, strcmp(flag_of, key) != 0 ?
+		                      " (an abbreviation of it is taken for it)" : "");
+	snprintf(flag, sizeof flag, "--%s", key);
+	if (bb__jkind_of(v, NULL) != BB_JK_ARRAY)
+		return option_value(r, flag, v, a);
+	if ((s = bb__jeach(&r->c, v, NULL, 0, &it)) != BB_OK)
+		return s;
+	while (bb__jnext(&it, &e)) {
+		if (bb__jkind_of(e, NULL) == BB_JK_ARRAY)
+			return bb__jfail(&r->c, NULL, "expected a number or a string, "
+			                 "found an array");
+		if ((s = option_value(r, flag, e, a)) != BB_OK)
 			return s;
-		}
-		bb__jpath_pop(&r->path, mark);
 	}
 	return BB_OK;
 }
 
-static bb_status read_anims(struct rd *r, json_t *list, struct argv *a)
+struct option {
+	const char *key;
+	json_t *v;
+};
+
+static int cmp_option(const void *x, const void *y)
 {
-	size_t i;
+	return strcmp(((const struct option *)x)->key, ((const struct option *)y)->key);
+}
 
-	if (!json_is_array(list))
-		return fail(r, "animations", "expected an array, found %s",
-		            type_name(list));
-	bb__jpath_key(&r->path, "animations");
-	if (json_array_size(list) > MAX_ANIMS)
-		return bb_error_set(r->err, BB_ERR_LIMIT, r->file, r->path.buf,
-		                    "%zu animations exceed the limit of %d for one job "
-		                    "(\"options\": {\"all\": true} renders every one)",
-		                    json_array_size(list), MAX_ANIMS);
-	for (i = 0; i < json_array_size(list); i++) {
-		json_t *v = json_array_get(list, i);
-		bb_status s;
+/* The options object (the path at it), keys in sorted order so the words
+ * (and the job's key) do not depend on the document's member order. */
+static bb_status read_options(struct rd *r, json_t *opts, struct argv *a)
+{
+	struct option keys[MAX_OPTIONS];
+	size_t n = 0, i, mark;
+	bb__jiter it;
+	json_t *v;
+	bb_status s;
 
-		if (!json_is_string(v) || !json_string_value(v)[0]) {
-			bb__jpath_index(&r->path, i);
-			return fail(r, NULL, "expected an animation name, found %s",
-			            json_is_string(v) ? "an empty string" : type_name(v));
+	if ((s = bb__jeach_member(&r->c, opts, NULL, 0, &it)) != BB_OK)
+		return s;
+	while (bb__jnext(&it, &v)) {
+		if (n == MAX_OPTIONS) {
+			bb__jdone(&it);
+			return bb__jfail(&r->c, NULL, "more than %d options", MAX_OPTIONS);
 		}
-		if ((s = push(r, a, "--anim", json_string_value(v))) != BB_OK)
+		keys[n].key = it.key;
+		keys[n++].v = v;
+	}
+	qsort(keys, n, sizeof keys[0], cmp_option);
+	for (i = 0; i < n; i++) {
+		mark = bb__jpath_key(&r->c.path, keys[i].key);
+		if ((s = read_option(r, keys[i].key, keys[i].v, a)) != BB_OK)
+			return s;
+		bb__jpath_pop(&r->c.path, mark);
+	}
+	return BB_OK;
+}
+
+static bb_status read_anims(struct rd *r, json_t *job, struct argv *a)
+{
+	bb__jiter it;
+	json_t *v;
+	bb_status s;
+
+	if ((s = bb__jeach(&r->c, job, "animations", 0, &it)) != BB_OK)
+		return s;
+	if (it.n > MAX_ANIMS)
+		return bb__jlimit(&r->c, NULL, "%zu animations exceed the limit of %d "
+		                  "for one job (\"options\": {\"all\": true} renders "
+		                  "every one)", it.n, MAX_ANIMS);
+	while (bb__jnext(&it, &v)) {
+		const char *name = NULL;
+
+		if (bb__jkind_of(v, NULL) == BB_JK_STRING)
+			bb__jstr(&r->c, v, NULL, 1, &name);
+		if (!name || !name[0])
+			return bb__jfail(&r->c, NULL, "expected an animation name, found "
+			                 "%s", name ? "an empty string" : bb__json_type_name(v));
+		if ((s = push(r, a, "--anim", name)) != BB_OK)
 			return s;
 	}
 	return BB_OK;
@@ -247,48 +242,56 @@ static bb_status read_anims(struct rd *r, json_t *list, struct argv *a)
 static const char *const job_keys[] = { "name", "command", "input", "output",
                                         "animations", "options", NULL };
 
+/* A job's members are all known ones. */
+static bb_status known_fields(struct rd *r, json_t *o)
+{
+	bb__jiter it;
+	json_t *v;
+	size_t i;
+	bb_status s;
+
+	if ((s = bb__jeach_member(&r->c, o, NULL, 0, &it)) != BB_OK)
+		return s;
+	while (bb__jnext(&it, &v)) {
+		for (i = 0; job_keys[i] && strcmp(job_keys[i], it.key) != 0; i++)
+			;
+		if (!job_keys[i])
+			return bb__jfail(&r->c, NULL, "unknown field (a job has name, "
+			                 "command, input, output, animations, options)");
+	}
+	return BB_OK;
+}
+
 static bb_status read_job(struct rd *r, json_t *o, struct job *j)
 {
 	struct argv a = { NULL, 0, 0 };
-	json_t *v;
-	const char *k;
+	json_t *opts;
 	bb_status s;
-	size_t mark = r->path.len, i;
+	size_t mark = r->c.path.len, i;
 
-	if (!json_is_object(o))
-		return fail(r, NULL, "expected an object, found %s", type_name(o));
-	json_object_foreach(o, k, v) {
-		for (i = 0; job_keys[i] && strcmp(job_keys[i], k) != 0; i++)
-			;
-		if (!job_keys[i])
-			return fail(r, k, "unknown field (a job has name, command, "
-			            "input, output, animations, options)%s", "");
-	}
-	if ((s = get_str(r, o, "command", 0, 1, &j->command)) != BB_OK ||
+	if ((s = bb__jexpect_object(&r->c, o)) != BB_OK ||
+	    (s = known_fields(r, o)) != BB_OK ||
+	    (s = get_str(r, o, "command", 0, 1, &j->command)) != BB_OK ||
 	    (s = get_str(r, o, "input", 1, 1, &j->input)) != BB_OK ||
 	    (s = get_str(r, o, "output", 1, 1, &j->output)) != BB_OK ||
 	    (s = get_str(r, o, "name", 0, 0, &j->name)) != BB_OK)
 		return s;
 	if (!option_name_ok(j->command))
-		return fail(r, "command", "not a command name: \"%s\"", j->command);
+		return bb__jfail(&r->c, "command", "not a command name: \"%s\"",
+		                 j->command);
 	if (!j->name && !(j->name = bb__strdup(j->output)))
-		return nomem(r);
-	if ((v = json_object_get(o, "animations")) != NULL &&
-	    (s = read_anims(r, v, &a)) != BB_OK)
+		return bb__jnomem(&r->c);
+	if ((s = read_anims(r, o, &a)) != BB_OK ||
+	    (s = bb__jobject(&r->c, o, "options", 0, &opts)) != BB_OK)
 		goto fail;
-	bb__jpath_pop(&r->path, mark);
-	if ((v = json_object_get(o, "options")) != NULL) {
-		if (!json_is_object(v)) {
-			s = fail(r, "options", "expected an object, found %s", type_name(v));
+	if (opts) {
+		bb__jpath_key(&r->c.path, "options");
+		if ((s = read_options(r, opts, &a)) != BB_OK)
 			goto fail;
-		}
-		bb__jpath_key(&r->path, "options");
-		if ((s = read_options(r, v, &a)) != BB_OK)
-			goto fail;
-		bb__jpath_pop(&r->path, mark);
+		bb__jpath_pop(&r->c.path, mark);
 	}
 	if (!a.v && !(a.v = calloc(1, sizeof *a.v))) {    /* a NULL-ended argv */
-		s = nomem(r);
+		s = bb__jnomem(&r->c);
 		goto fail;
 	}
 	j->args = a.v;
@@ -357,7 +360,7 @@ static bb_status check_unique(struct rd *r, bb_batch *b)
 	bb_status s = BB_OK;
 
 	if (!v)
-		return nomem(r);
+		return bb__jnomem(&r->c);
 	for (pass = 0; pass < 2 && s == BB_OK; pass++) {
 		int dup = -1, first = -1;
 
@@ -373,18 +376,16 @@ static bb_status check_unique(struct rd *r, bb_batch *b)
 			}
 		if (dup < 0)
 			continue;
-		bb__jpath_init(&r->path);
-		bb__jpath_key(&r->path, "jobs");
-		bb__jpath_index(&r->path, (size_t)dup);
-		if (pass == 0) {
-			s = fail(r, "name", "two jobs are named \"%s\"", b->jobs[dup].name);
-		} else {
-			bb__jpath_key(&r->path, "output");
-			s = bb_error_set(r->err, BB_ERR_USAGE, r->file, r->path.buf,
-			                 "jobs \"%s\" and \"%s\" both write %s",
-			                 b->jobs[first].name, b->jobs[dup].name,
-			                 b->jobs[dup].output);
-		}
+		bb__jpath_init(&r->c.path);
+		bb__jpath_key(&r->c.path, "jobs");
+		bb__jpath_index(&r->c.path, (size_t)dup);
+		if (pass == 0)
+			s = bb__jfail(&r->c, "name", "two jobs are named \"%s\"",
+			              b->jobs[dup].name);
+		else
+			s = bb__where_fail(&r->c, BB_ERR_USAGE, "output", "jobs \"%s\" and "
+			                   "\"%s\" both write %s", b->jobs[first].name,
+			                   b->jobs[dup].name, b->jobs[dup].output);
 	}
 	free(v);
 	return s;
@@ -392,39 +393,33 @@ static bb_status check_unique(struct rd *r, bb_batch *b)
 
 static bb_status read_jobs(struct rd *r, json_t *root, bb_batch *b)
 {
-	json_t *jobs = json_object_get(root, "jobs");
-	size_t i, n;
+	char where[8192];
+	struct job *j;
+	bb__jiter it;
+	json_t *o;
 	bb_status s;
 
-	if (!json_is_object(root))
-		return fail(r, NULL, "expected an object with \"jobs\", found %s",
-		            type_name(root));
-	if (!jobs)
-		return fail(r, "jobs", "missing%s", "");
-	if (!json_is_array(jobs))
-		return fail(r, "jobs", "expected an array, found %s", type_name(jobs));
-	n = json_array_size(jobs);
-	if (n > MAX_JOBS)
-		return bb_error_set(r->err, BB_ERR_LIMIT, r->file, "jobs",
-		                    "%zu jobs exceed the limit of %d", n, MAX_JOBS);
-	if (n && !(b->jobs = bb__calloc(n, sizeof *b->jobs)))
-		return nomem(r);
-	bb__jpath_key(&r->path, "jobs");
-	for (i = 0; i < n; i++) {
-		size_t mark = bb__jpath_index(&r->path, i);
-		struct job *j = &b->jobs[i];
-		char where[8192];
-
-		b->njobs = (int)i + 1;    /* counted first: freed on error */
-		if ((s = read_job(r, json_array_get(jobs, i), j)) != BB_OK)
+	if (bb__jkind_of(root, NULL) != BB_JK_OBJECT)
+		return bb__jfail(&r->c, NULL, "expected an object with \"jobs\", "
+		                 "found %s", bb__json_type_name(root));
+	if ((s = bb__jeach(&r->c, root, "jobs", BB_J_REQUIRED, &it)) != BB_OK)
+		return s;
+	if (it.n > MAX_JOBS)
+		return bb__jlimit(&r->c, NULL, "%zu jobs exceed the limit of %d", it.n,
+		                  MAX_JOBS);
+	if (it.n && !(b->jobs = bb__calloc(it.n, sizeof *b->jobs)))
+		return bb__jnomem(&r->c);
+	while (bb__jnext(&it, &o)) {
+		j = &b->jobs[it.index];
+		b->njobs = (int)it.index + 1;    /* counted first: freed on error */
+		if ((s = read_job(r, o, j)) != BB_OK)
 			return s;
 		j->pub.base = b->base;
 		/* ./out, out/ and $PWD/out are one folder */
 		if (!bb__path_resolve(j->output, where, sizeof where))
-			return fail(r, "output", "path too long%s", "");
+			return bb__jfail(&r->c, "output", "path too long");
 		if (!(j->where = bb__strdup(where)))
-			return nomem(r);
-		bb__jpath_pop(&r->path, mark);
+			return bb__jnomem(&r->c);
 	}
 	return check_unique(r, b);
 }
@@ -447,37 +442,27 @@ bb_status bb_batch_parse(const char *data, size_t size, const char *path,
                          bb_batch **out, bb_error *err)
 {
 	struct rd r;
-	json_error_t je;
 	json_t *root;
 	bb_batch *b;
 	bb_status s;
 
 	*out = NULL;
-	memset(&r, 0, sizeof r);
-	r.err = err;
-	r.file = bb__basename(path);
-	bb__jpath_init(&r.path);
+	bb__jctx_init(&r.c, bb__basename(path), err, 0);
 	bb__dirname(path, r.dir, sizeof r.dir);
-	root = json_loadb(data, size, JSON_REJECT_DUPLICATES, &je);
-	if (!root) {
-		s = bb_error_set(err, BB_ERR_INPUT, r.file, NULL, "invalid JSON: %s",
-		                 je.text);
-		if (err)
-			err->line = je.line > 0 ? je.line : 0;
+	if ((s = bb__json_parse(data, size, r.c.file, &root, err)) != BB_OK)
 		return s;
-	}
-	if (!(b = calloc(1, sizeof *b)) || !(b->file = bb__strdup(r.file)) ||
+	if (!(b = calloc(1, sizeof *b)) || !(b->file = bb__strdup(r.c.file)) ||
 	    !(b->base = malloc(8192))) {
 		if (b)
 			free(b->file);
 		free(b);
-		json_decref(root);
-		return nomem(&r);
+		bb__json_free(root);
+		return bb__jnomem(&r.c);
 	}
 	if (!bb__path_resolve(r.dir, b->base, 8192))
 		snprintf(b->base, 8192, "%s", r.dir);
 	s = read_jobs(&r, root, b);
-	json_decref(root);
+	bb__json_free(root);
 	if (s != BB_OK) {
 		bb_batch_free(b);
 		return s;
@@ -635,15 +620,18 @@ static void record_free(struct record *rec)
  * 0 when a list is malformed or a file is not one the job may read. */
 static int read_record(json_t *doc, const struct roots *roots, struct record *rec)
 {
-	json_t *files = json_object_get(doc, "files");
-	json_t *missing = json_object_get(doc, "missing");
-	size_t i;
+	bb__jctx c;                 /* quiet: a malformed record is stale */
+	json_t *files, *missing, *f;
+	bb__jiter it;
+	const char *p;
 
 	memset(rec, 0, sizeof *rec);
-	if (!json_is_array(files) || (missing && !json_is_array(missing)))
+	bb__jctx_init(&c, NULL, NULL, 0);
+	if (bb__jarray(&c, doc, "files", 1, &files) != BB_OK ||
+	    bb__jarray(&c, doc, "missing", 0, &missing) != BB_OK)
 		return 0;
-	rec->nfiles = json_array_size(files);
-	rec->nmissing = missing ? json_array_size(missing) : 0;
+	rec->nfiles = bb__jsize(files);
+	rec->nmissing = bb__jsize(missing);
 	if (rec->nfiles > MAX_LISTED || rec->nmissing > MAX_LISTED)
 		return 0;
 	rec->files = bb__calloc(rec->nfiles + 1, sizeof *rec->files);
@@ -651,23 +639,19 @@ static int read_record(json_t *doc, const struct roots *roots, struct record *re
 	rec->missing = bb__calloc(rec->nmissing + 1, sizeof *rec->missing);
 	if (!rec->files || !rec->hashes || !rec->missing)
 		return 0;
-	for (i = 0; i < rec->nfiles; i++) {
-		json_t *f = json_array_get(files, i);
-
-		if (json_is_object(f))        /* a stamp's {path, sha256} */
-			f = json_object_get(f, "path");
-		if (!json_is_string(f) || !hash_file(json_string_value(f), roots,
-		                                     rec->hashes[i]))
+	bb__jeach(&c, files, NULL, 0, &it);
+	while (bb__jnext(&it, &f)) {
+		if (bb__jkind_of(f, NULL) == BB_JK_OBJECT)   /* a stamp's {path, sha256} */
+			f = bb__jget(f, "path");
+		if (bb__jstr(&c, f, NULL, 1, &p) != BB_OK ||
+		    !hash_file(p, roots, rec->hashes[it.index]))
 			return 0;
-		rec->files[i] = json_string_value(f);
+		rec->files[it.index] = p;
 	}
-	for (i = 0; i < rec->nmissing; i++) {
-		json_t *f = json_array_get(missing, i);
-
-		if (!json_is_string(f))
+	bb__jeach(&c, missing, NULL, 0, &it);
+	while (bb__jnext(&it, &f))
+		if (bb__jstr(&c, f, NULL, 1, &rec->missing[it.index]) != BB_OK)
 			return 0;
-		rec->missing[i] = json_string_value(f);
-	}
 	return 1;
 }
 
@@ -736,8 +720,9 @@ static json_t *load_regular(const char *path, const char *root, size_t max)
 				break;
 			len += n > 0 ? (size_t)n : 0;
 		}
-		if (n == 0 && len <= size)
-			doc = json_loadb(data, len, 0, NULL);
+		if (n == 0 && len <= size && bb__json_parse(data, len, path, &doc,
+		                                            NULL) != BB_OK)
+			doc = NULL;
 	}
 	close(fd);
 	free(data);
@@ -747,7 +732,8 @@ static json_t *load_regular(const char *path, const char *root, size_t max)
 /* The files under the output folder (relative paths, bonebake's own
  * .bonebake-* names left out) with their sizes, as a JSON array; the
  * stamp lists it so that a deleted output makes the job stale. */
-static int list_outputs(const char *dir, const char *rel, json_t *list, int depth)
+static int list_outputs(bb__jw *w, const char *dir, const char *rel,
+                        json_t *list, int depth)
 {
 	char path[8192], sub[8192];
 	struct dirent *e;
@@ -757,24 +743,26 @@ static int list_outputs(const char *dir, const char *rel, json_t *list, int dept
 	if (!bb__path_join(path, sizeof path, dir, rel[0] ? rel : ".") ||
 	    depth > 16 || !(d = opendir(path)))
 		return 0;
-	while (ok && (e = readdir(d)) != NULL) {
+	while (ok && !w->oom && (e = readdir(d)) != NULL) {
 		struct stat st;
 		char full[8192 + 256];
+		json_t *o;
 
 		if (e->d_name[0] == '.' && (!e->d_name[1] || strcmp(e->d_name, "..") == 0 ||
 		                            strstr(e->d_name, ".bonebake-")))
 			continue;
 		snprintf(sub, sizeof sub, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
 		snprintf(full, sizeof full, "%s/%s", path, e->d_name);
-		if (lstat(full, &st) != 0)
+		if (lstat(full, &st) != 0 || (!S_ISDIR(st.st_mode) &&
+		                              bb__jsize(list) >= MAX_LISTED)) {
 			ok = 0;
-		else if (S_ISDIR(st.st_mode))
-			ok = list_outputs(dir, sub, list, depth + 1);
-		else if (json_array_size(list) >= MAX_LISTED)
-			ok = 0;
-		else
-			ok = json_array_append_new(list, json_pack("{s:s, s:I}", "path", sub,
-			                           "size", (json_int_t)st.st_size)) == 0;
+		} else if (S_ISDIR(st.st_mode)) {
+			ok = list_outputs(w, dir, sub, list, depth + 1);
+		} else {
+			bb__jw_append(w, list, o = bb__jw_object(w));
+			bb__jw_str(w, o, "path", sub);
+			bb__jw_int(w, o, "size", (long long)st.st_size);
+		}
 	}
 	closedir(d);
 	return ok;
@@ -794,23 +782,28 @@ static int plain_relative(const char *rel)
 }
 
 /* 1 when every output the stamp lists is there with its size. */
-static int outputs_there(const bb_batch_job *j, json_t *list)
+static int outputs_there(const bb_batch_job *j, json_t *stamp)
 {
-	size_t i;
+	bb__jctx c;                 /* quiet: a malformed list is stale */
+	bb__jiter it;
+	json_t *o;
 
-	if (!json_is_array(list) || json_array_size(list) > MAX_LISTED)
+	bb__jctx_init(&c, NULL, NULL, 0);
+	if (bb__jeach(&c, stamp, "outputs", BB_J_REQUIRED, &it) != BB_OK ||
+	    it.n > MAX_LISTED)
 		return 0;
-	for (i = 0; i < json_array_size(list); i++) {
-		json_t *o = json_array_get(list, i);
-		json_t *p = json_object_get(o, "path"), *size = json_object_get(o, "size");
+	while (bb__jnext(&it, &o)) {
+		const char *p;
+		double size;
 		char full[8192];
 		struct stat st;
 
-		if (!json_is_string(p) || !json_is_integer(size) ||
-		    !plain_relative(json_string_value(p)) ||
-		    !bb__path_join(full, sizeof full, j->output, json_string_value(p)) ||
+		if (bb__jstr(&c, o, "path", 1, &p) != BB_OK ||
+		    bb__jkind_of(o, "size") != BB_JK_NUMBER ||
+		    bb__jnum(&c, o, "size", -1, &size) != BB_OK || !plain_relative(p) ||
+		    !bb__path_join(full, sizeof full, j->output, p) ||
 		    lstat(full, &st) != 0 || !S_ISREG(st.st_mode) ||
-		    (json_int_t)st.st_size != json_integer_value(size))
+		    (double)st.st_size != size)
 			return 0;
 	}
 	return 1;
@@ -833,26 +826,54 @@ int bb_batch_current(const bb_batch_job *j, const char *version)
 	char path[8192], key[65];
 	struct record rec;
 	struct roots roots;
-	json_t *st, *k, *v;
+	const char *k, *v;
+	bb__jctx c;                 /* quiet: a malformed stamp is stale */
+	json_t *st;
 	int ok = 0;
 
 	memset(&rec, 0, sizeof rec);
 	if (!stamp_path(j, path, sizeof path) ||
 	    !(st = load_regular(path, j->output, MAX_STAMP_BYTES)))
 		return 0;
-	k = json_object_get(st, "key");
-	v = json_object_get(st, "bonebake");
+	bb__jctx_init(&c, NULL, NULL, 0);
 	job_roots(j, &roots);
-	if (json_is_string(k) && json_is_string(v) &&
-	    strcmp(json_string_value(v), version) == 0 &&
-	    outputs_there(j, json_object_get(st, "outputs")) &&
-	    read_record(st, &roots, &rec) && still_missing(&rec)) {
+	if (bb__jstr(&c, st, "key", 1, &k) == BB_OK &&
+	    bb__jstr(&c, st, "bonebake", 1, &v) == BB_OK && strcmp(v, version) == 0 &&
+	    outputs_there(j, st) && read_record(st, &roots, &rec) &&
+	    still_missing(&rec)) {
 		job_key(j, version, &rec, key);
-		ok = strcmp(key, json_string_value(k)) == 0;
+		ok = strcmp(key, k) == 0;
 	}
 	record_free(&rec);
-	json_decref(st);
+	bb__json_free(st);
 	return ok;
+}
+
+/* The --deps document the job wrote; NULL when it cannot be read. */
+static json_t *load_deps(const char *deps)
+{
+	bb_error err;
+	char *data;
+	size_t size;
+	json_t *d = NULL;
+
+	if (bb__read_file(deps, MAX_STAMP_BYTES, &data, &size, &err) != BB_OK)
+		return NULL;
+	if (bb__json_parse(data, size, deps, &d, NULL) != BB_OK)
+		d = NULL;
+	free(data);
+	return d;
+}
+
+/* A JSON array of the strings v[0..n). */
+static json_t *strings(bb__jw *w, const char *const *v, size_t n)
+{
+	json_t *a = bb__jw_array(w);
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		bb__jw_append(w, a, bb__jw_string(w, v[i]));
+	return a;
 }
 
 bb_status bb_batch_stamp(const bb_batch_job *j, const char *version,
@@ -861,14 +882,14 @@ bb_status bb_batch_stamp(const bb_batch_job *j, const char *version,
 	char path[8192], key[65];
 	struct record rec;
 	struct roots roots;
-	json_t *d, *st = NULL, *list = NULL, *args = NULL, *missing = NULL;
-	json_t *outputs = NULL;
+	bb__jw w = { 0, 0 };
+	json_t *d, *st = NULL, *list, *o;
 	char *text = NULL;
 	size_t i;
 	bb_status s = BB_OK;
 
 	memset(&rec, 0, sizeof rec);
-	if (!(d = json_load_file(deps, 0, NULL)))
+	if (!(d = load_deps(deps)))
 		return bb_error_set(err, BB_ERR_IO, deps, NULL, "cannot read the "
 		                    "list of files the job read");
 	job_roots(j, &roots);
@@ -878,50 +899,38 @@ bb_status bb_batch_stamp(const bb_batch_job *j, const char *version,
 		goto done;
 	}
 	job_key(j, version, &rec, key);
-	if (!(st = json_object()) || !(list = json_array()) || !(args = json_array()) ||
-	    !(missing = json_array()) || !(outputs = json_array()))
-		goto nomem;
-	for (i = 0; i < rec.nfiles; i++)
-		if (json_array_append_new(list, json_pack("{s:s, s:s}", "path", rec.files[i],
-		                                          "sha256", rec.hashes[i])) != 0)
-			goto nomem;
-	for (i = 0; i < rec.nmissing; i++)
-		if (json_array_append_new(missing, json_string(rec.missing[i])) != 0)
-			goto nomem;
-	for (i = 0; i < (size_t)j->nargs; i++)
-		if (json_array_append_new(args, json_string(j->args[i])) != 0)
-			goto nomem;
-	if (!list_outputs(j->output, "", outputs, 0)) {
+	st = bb__jw_object(&w);
+	bb__jw_str(&w, st, "bonebake", version);
+	bb__jw_str(&w, st, "key", key);
+	bb__jw_str(&w, st, "command", j->command);
+	bb__jw_str(&w, st, "input", j->input);
+	bb__jw_str(&w, st, "output", j->output);
+	bb__jw_set(&w, st, "args", strings(&w, j->args, (size_t)j->nargs));
+	list = bb__jw_set(&w, st, "files", bb__jw_array(&w));
+	for (i = 0; i < rec.nfiles; i++) {
+		bb__jw_append(&w, list, o = bb__jw_object(&w));
+		bb__jw_str(&w, o, "path", rec.files[i]);
+		bb__jw_str(&w, o, "sha256", rec.hashes[i]);
+	}
+	bb__jw_set(&w, st, "missing", strings(&w, rec.missing, rec.nmissing));
+	list = bb__jw_set(&w, st, "outputs", bb__jw_array(&w));
+	if (list && !list_outputs(&w, j->output, "", list, 0)) {
 		s = bb_error_set(err, BB_ERR_IO, j->output, NULL, "cannot list the "
 		                 "outputs (more than %d files?)", MAX_LISTED);
 		goto done;
 	}
-	if (json_object_set_new(st, "bonebake", json_string(version)) ||
-	    json_object_set_new(st, "key", json_string(key)) ||
-	    json_object_set_new(st, "command", json_string(j->command)) ||
-	    json_object_set_new(st, "input", json_string(j->input)) ||
-	    json_object_set_new(st, "output", json_string(j->output)) ||
-	    json_object_set(st, "args", args) || json_object_set(st, "files", list) ||
-	    json_object_set(st, "missing", missing) ||
-	    json_object_set(st, "outputs", outputs))
-		goto nomem;
-	if (!(text = json_dumps(st, JSON_INDENT(1) | JSON_PRESERVE_ORDER)))
-		goto nomem;
+	if (!(text = bb__jw_dump(&w, st, 1)) || w.oom) {
+		s = bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
+		goto done;
+	}
 	if (!stamp_path(j, path, sizeof path))
 		s = bb_error_set(err, BB_ERR_IO, j->output, NULL, "path too long");
 	else
 		s = bb_file_write_atomic(path, text, strlen(text), err);
-	goto done;
-nomem:
-	s = bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
 done:
 	free(text);
-	json_decref(outputs);
-	json_decref(missing);
-	json_decref(args);
-	json_decref(list);
-	json_decref(st);
-	json_decref(d);
+	bb__json_free(st);
+	bb__json_free(d);
 	record_free(&rec);
 	return s;
 }

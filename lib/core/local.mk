@@ -3,6 +3,8 @@ lib_libbonebake_core_la_SOURCES += \
 	lib/core/geom.c \
 	lib/core/util.c \
 	lib/core/util.h \
+	lib/core/json.c \
+	lib/core/json.h \
 	lib/core/names.c \
 	lib/core/foreign.c \
 	lib/core/parallel.c \

@@ -3,8 +3,8 @@
 #ifndef BB_LOADERS_DRAGONBONES_H
 #define BB_LOADERS_DRAGONBONES_H
 
+#include "core/json.h"
 #include "loaders/atlas.h"
-#include "loaders/json.h"
 #include "loaders/loader.h"
 
 /* One nested-armature display whose animation name is resolved after

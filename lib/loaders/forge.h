@@ -5,7 +5,7 @@
 #ifndef BB_LOADERS_FORGE_H
 #define BB_LOADERS_FORGE_H
 
-#include "loaders/json.h"
+#include "core/json.h"
 #include "loaders/loader.h"
 
 enum {

@@ -16,7 +16,7 @@
 #ifndef BB_LOADERS_LOADER_H
 #define BB_LOADERS_LOADER_H
 
-#include "loaders/json.h"
+#include "core/json.h"
 #include "loaders/xml.h"
 #include "model/build.h"
 

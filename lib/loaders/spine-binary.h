@@ -20,7 +20,7 @@
 
 #include <stdint.h>
 
-#include "loaders/json.h"
+#include "core/json.h"
 
 /* A table of names an index in the file refers to. */
 typedef struct bb__sb_names {

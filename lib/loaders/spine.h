@@ -12,7 +12,7 @@
 #ifndef BB_LOADERS_SPINE_H
 #define BB_LOADERS_SPINE_H
 
-#include "loaders/json.h"
+#include "core/json.h"
 #include "core/names.h"
 #include "loaders/loader.h"
 

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "loaders/json.h"
+#include "core/json.h"
 #include "loaders/loader.h"
 
 enum {

@@ -1,8 +1,7 @@
-/* frames.json reader (jansson).  Every field is checked; errors name the
- * field's path. */
+/* frames.json reader: every field read through core/json.h, so an error
+ * names the file and the field's path as a loader's does. */
 #include "config.h"
 
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,46 +9,38 @@
 
 #include "bonebake/output.h"
 #include "bonebake/image.h"
+#include "core/json.h"
 #include "core/util.h"
 
 enum { MAX_ITEMS = 100000 };
 #define MAX_FILE_BYTES ((size_t)64 << 20)
 
-static bb_status field_error(bb_error *err, const char *path, const char *field,
-                             const char *what)
+/* An optional number (absent: def, taken as it is) in [lo, hi], an integer
+ * when whole; `what` names the values the message expects. */
+static bb_status number(bb__jctx *c, json_t *o, const char *key, double def,
+                        double lo, double hi, int whole, const char *what,
+                        double *out)
 {
-	return bb_error_set(err, BB_ERR_INPUT, path, field, "%s", what);
+	bb_status s = bb__jnum(c, o, key, def, out);
+
+	if (s != BB_OK || !bb__jhas(o, key))
+		return s;
+	if (*out < lo || *out > hi || (whole && *out != floor(*out)))
+		return bb__jfail(c, key, "expected %s, found %g", what, *out);
+	return BB_OK;
 }
 
-/* An optional number (absent: def) in [lo, hi]. */
-static int get_number(json_t *o, const char *key, double lo, double hi,
-                      double def, double *out)
+/* An optional string, copied; absent: "" (or NULL when keep_absent). */
+static bb_status string(bb__jctx *c, json_t *o, const char *key,
+                        int keep_absent, char **out)
 {
-	json_t *v = json_object_get(o, key);
+	const char *v;
+	bb_status s = bb__jstr(c, o, key, 0, &v);
 
-	if (!v) {
-		*out = def;
-		return 1;
-	}
-	if (!json_is_number(v))
-		return 0;
-	*out = json_number_value(v);
-	return isfinite(*out) && *out >= lo && *out <= hi;
-}
-
-static char *get_string(json_t *o, const char *key, int *ok)
-{
-	json_t *v = json_object_get(o, key);
-	char *s;
-
-	if (v && !json_is_string(v)) {
-		*ok = 0;
-		return NULL;
-	}
-	s = bb__strdup(v ? json_string_value(v) : "");
-	if (!s)
-		*ok = -1;
-	return s;
+	*out = NULL;
+	if (s != BB_OK || (!v && keep_absent))
+		return s;
+	return (*out = bb__strdup(v ? v : "")) ? BB_OK : bb__jnomem(c);
 }
 
 static int safe_file(const char *s)
@@ -58,173 +49,187 @@ static int safe_file(const char *s)
 	       strcmp(s, "..") != 0;
 }
 
-static bb_status read_frames(json_t *root, const char *path, unsigned flags,
-                             bb_frames_json *f, bb_error *err)
+/* A file name beside frames.json (no folder in it), copied. */
+static bb_status file_name(bb__jctx *c, json_t *o, const char *key,
+                           int required, char **out)
 {
-	json_t *a = json_object_get(root, "frames");
-	char field[64];
-	size_t i;
+	const char *v;
+	bb_status s = bb__jstr(c, o, key, required, &v);
 
-	if (!a && (flags & BB_FRAMES_JSON_PARTIAL))
-		return BB_OK;
-	if (!json_is_array(a) || (json_array_size(a) == 0 &&
-	                          !(flags & BB_FRAMES_JSON_PARTIAL)))
-		return field_error(err, path, "frames", "expected a non-empty array");
-	if (json_array_size(a) > MAX_ITEMS)
-		return bb_error_set(err, BB_ERR_LIMIT, path, "frames", "%zu frames "
-		                    "exceed the limit of %d", json_array_size(a), MAX_ITEMS);
-	f->frames = bb__calloc(json_array_size(a), sizeof *f->frames);
-	if (!f->frames)
-		return bb_error_set(err, BB_ERR_NOMEM, path, NULL, "out of memory");
-	for (i = 0; i < json_array_size(a); i++) {
-		json_t *e = json_array_get(a, i), *file = json_object_get(e, "file");
+	*out = NULL;
+	if (s != BB_OK || !v)
+		return s;
+	if (!safe_file(v))
+		return bb__jfail(c, key, "not a plain file name");
+	return (*out = bb__strdup(v)) ? BB_OK : bb__jnomem(c);
+}
 
-		f->n_frames = i + 1;
-		snprintf(field, sizeof field, "frames[%zu].file", i);
-		if (!json_is_object(e) || !json_is_string(file))
-			return field_error(err, path, field, "expected a file name");
-		if (!safe_file(json_string_value(file)))
-			return field_error(err, path, field, "not a plain file name");
-		if (!(f->frames[i].file = bb__strdup(json_string_value(file))))
-			return bb_error_set(err, BB_ERR_NOMEM, path, NULL, "out of memory");
-		snprintf(field, sizeof field, "frames[%zu].time", i);
-		if (!get_number(e, "time", 0, 1e9, -1, &f->frames[i].time))
-			return field_error(err, path, field, "expected a time >= 0");
+/* The frames or events array: absent is no items (*out stays NULL)
+ * unless required; more than MAX_ITEMS is a limit; *out gets room for
+ * them. */
+static bb_status items(bb__jctx *c, json_t *root, const char *key,
+                       unsigned flags, size_t size, void **out, bb__jiter *it)
+{
+	bb_status s = bb__jeach(c, root, key, flags, it);
+
+	if (s != BB_OK || !it->v)
+		return s;
+	if (it->n > MAX_ITEMS)
+		return bb__jlimit(c, NULL, "%zu %s exceed the limit of %d", it->n, key,
+		                  MAX_ITEMS);
+	if (!(*out = bb__calloc(it->n + 1, size)))
+		return bb__jnomem(c);
+	return BB_OK;
+}
+
+static bb_status read_frames(bb__jctx *c, json_t *root, unsigned flags,
+                             bb_frames_json *f)
+{
+	int partial = (flags & BB_FRAMES_JSON_PARTIAL) != 0;
+	bb__jiter it;
+	json_t *e;
+	bb_status s;
+
+	if ((s = items(c, root, "frames", partial ? 0 : BB_J_REQUIRED,
+	               sizeof *f->frames, (void **)&f->frames, &it)) != BB_OK)
+		return s;
+	if (it.n == 0 && !partial)
+		return bb__jfail(c, NULL, "expected a non-empty array");
+	while (bb__jnext(&it, &e)) {
+		bb_frames_json_entry *fr = &f->frames[it.index];
+
+		f->n_frames = it.index + 1;
+		if ((s = bb__jexpect_object(c, e)) != BB_OK ||
+		    (s = file_name(c, e, "file", 1, &fr->file)) != BB_OK ||
+		    (s = number(c, e, "time", -1, 0, 1e9, 0, "a time >= 0",
+		                &fr->time)) != BB_OK)
+			return s;
 	}
 	return BB_OK;
 }
 
-static bb_status read_events(json_t *root, const char *path, bb_frames_json *f,
-                             bb_error *err)
+static bb_status read_events(bb__jctx *c, json_t *root, bb_frames_json *f)
 {
-	json_t *a = json_object_get(root, "events");
-	char field[64];
-	size_t i;
+	bb__jiter it;
+	json_t *e;
+	bb_status s;
 
-	if (!a)
-		return BB_OK;
-	if (!json_is_array(a))
-		return field_error(err, path, "events", "expected an array");
-	if (json_array_size(a) > MAX_ITEMS)
-		return bb_error_set(err, BB_ERR_LIMIT, path, "events", "%zu events "
-		                    "exceed the limit of %d", json_array_size(a), MAX_ITEMS);
-	f->events = bb__calloc(json_array_size(a) + 1, sizeof *f->events);
-	if (!f->events)
-		return bb_error_set(err, BB_ERR_NOMEM, path, NULL, "out of memory");
-	for (i = 0; i < json_array_size(a); i++) {
-		json_t *e = json_array_get(a, i);
-		bb_frames_json_event *ev = &f->events[i];
+	if ((s = items(c, root, "events", 0, sizeof *f->events,
+	               (void **)&f->events, &it)) != BB_OK)
+		return s;
+	while (bb__jnext(&it, &e)) {
+		bb_frames_json_event *ev = &f->events[it.index];
 		double frame;
-		int ok = 1;
 
-		f->n_events = i + 1;
-		snprintf(field, sizeof field, "events[%zu]", i);
-		if (!json_is_object(e))
-			return field_error(err, path, field, "expected an object");
-		ev->name = get_string(e, "name", &ok);
-		ev->kind = ok > 0 ? get_string(e, "kind", &ok) : NULL;
-		if (ok > 0 && json_object_get(e, "data"))
-			ev->data = get_string(e, "data", &ok);
-		if (ok < 0)
-			return bb_error_set(err, BB_ERR_NOMEM, path, NULL, "out of memory");
-		if (!ok)
-			return field_error(err, path, field, "name, kind and data must be "
-			                   "strings");
-		snprintf(field, sizeof field, "events[%zu].time", i);
-		if (!get_number(e, "time", -1e9, 1e9, 0, &ev->time))
-			return field_error(err, path, field, "expected a number");
-		snprintf(field, sizeof field, "events[%zu].frame", i);
-		if (!get_number(e, "frame", -1, MAX_ITEMS, -1, &frame) ||
-		    frame != floor(frame))
-			return field_error(err, path, field, "expected a frame index");
+		f->n_events = it.index + 1;
+		if ((s = bb__jexpect_object(c, e)) != BB_OK ||
+		    (s = string(c, e, "name", 0, &ev->name)) != BB_OK ||
+		    (s = string(c, e, "kind", 0, &ev->kind)) != BB_OK ||
+		    (s = string(c, e, "data", 1, &ev->data)) != BB_OK ||
+		    (s = number(c, e, "time", 0, -1e9, 1e9, 0, "a time in seconds",
+		                &ev->time)) != BB_OK ||
+		    (s = number(c, e, "frame", -1, -1, MAX_ITEMS, 1, "a frame index",
+		                &frame)) != BB_OK)
+			return s;
 		ev->frame = (long)frame;
 	}
 	return BB_OK;
 }
 
 /* overlay / face: { "animation", "start" }, optional. */
-static bb_status read_layer(json_t *root, const char *key, const char *path,
-                            bb_frames_json_layer *l, bb_error *err)
+static bb_status read_layer(bb__jctx *c, json_t *root, const char *key,
+                            bb_frames_json_layer *l)
 {
-	json_t *o = json_object_get(root, key), *a;
-
-	if (!o)
-		return BB_OK;
-	a = json_object_get(o, "animation");
-	if (!json_is_object(o) || !json_is_string(a) ||
-	    !get_number(o, "start", 0, 1e9, 0, &l->start))
-		return field_error(err, path, key, "expected { \"animation\": name, "
-		                   "\"start\": seconds }");
-	if (!(l->animation = bb__strdup(json_string_value(a))))
-		return bb_error_set(err, BB_ERR_NOMEM, path, NULL, "out of memory");
-	return BB_OK;
-}
-
-static bb_status read_root(json_t *root, const char *path, unsigned flags,
-                           bb_frames_json *f, bb_error *err)
-{
-	int partial = (flags & BB_FRAMES_JSON_PARTIAL) != 0;
-	json_t *canvas = json_object_get(root, "canvas"), *origin, *loop;
-	double w, h;
-	int ok = 1;
+	json_t *o;
+	size_t mark = c->path.len;
 	bb_status s;
 
-	if (!json_is_object(root))
-		return field_error(err, path, NULL, "expected an object");
-	f->animation = get_string(root, "animation", &ok);
-	if (ok > 0)
-		f->armature = get_string(root, "armature", &ok);
-	if (ok < 0)
-		return bb_error_set(err, BB_ERR_NOMEM, path, NULL, "out of memory");
-	if (!ok)
-		return field_error(err, path, f->animation ? "armature" : "animation",
-		                   "expected a string");
-	if ((!partial && !json_object_get(root, "fps")) ||
-	    !get_number(root, "fps", 1e-9, 1000, 0, &f->fps))
-		return field_error(err, path, "fps", "expected a number in (0, 1000]");
-	loop = json_object_get(root, "loop");
-	if (loop && !json_is_boolean(loop))
-		return field_error(err, path, "loop", "expected true or false");
-	f->loop = loop ? json_is_true(loop) : 1;
-	if (!get_number(root, "duration", 0, 1e9, 0, &f->duration))
-		return field_error(err, path, "duration", "expected a number >= 0");
-	if (!get_number(root, "scale", 1e-9, 1e6, 1, &f->scale))
-		return field_error(err, path, "scale", "expected a number > 0");
-	if (partial && !canvas)
-		w = h = 0;
-	else if (!json_is_object(canvas) ||
-	    !json_object_get(canvas, "width") || !json_object_get(canvas, "height") ||
-	    !get_number(canvas, "width", 1, BB_IMAGE_MAX_SIDE, 0, &w) ||
-	    !get_number(canvas, "height", 1, BB_IMAGE_MAX_SIDE, 0, &h) ||
-	    w != floor(w) || h != floor(h))
-		return field_error(err, path, "canvas", "expected { \"width\", \"height\" } "
-		                   "integers in 1..32768");
-	f->width = (int)w;
-	f->height = (int)h;
-	origin = json_object_get(root, "origin");
-	if (origin && (!json_is_object(origin) ||
-	               !get_number(origin, "x", -1e9, 1e9, 0, &f->origin_x) ||
-	               !get_number(origin, "y", -1e9, 1e9, 0, &f->origin_y)))
-		return field_error(err, path, "origin", "expected { \"x\", \"y\" } numbers");
-	f->has_origin = origin != NULL;
-	if (json_object_get(root, "preview")) {
-		f->preview = get_string(root, "preview", &ok);
-		if (ok < 0)
-			return bb_error_set(err, BB_ERR_NOMEM, path, NULL, "out of memory");
-		if (!ok || !safe_file(f->preview))
-			return field_error(err, path, "preview", "expected a plain file name");
-	}
-	if ((s = read_layer(root, "overlay", path, &f->overlay, err)) != BB_OK ||
-	    (s = read_layer(root, "face", path, &f->face, err)) != BB_OK ||
-	    (s = read_frames(root, path, flags, f, err)) != BB_OK)
+	if ((s = bb__jobject(c, root, key, 0, &o)) != BB_OK || !o)
 		return s;
-	return read_events(root, path, f, err);
+	bb__jpath_key(&c->path, key);
+	if ((s = string(c, o, "animation", 1, &l->animation)) == BB_OK && !l->animation)
+		s = bb__jfail(c, "animation", "missing");
+	if (s == BB_OK)
+		s = number(c, o, "start", 0, 0, 1e9, 0, "a time >= 0", &l->start);
+	bb__jpath_pop(&c->path, mark);
+	return s;
+}
+
+/* canvas: { "width", "height" } integers; required unless partial. */
+static bb_status read_canvas(bb__jctx *c, json_t *root, int partial,
+                             bb_frames_json *f)
+{
+	static const char what[] = "an integer in 1..32768";
+	json_t *o;
+	double w, h;
+	size_t mark = c->path.len;
+	bb_status s;
+
+	if ((s = bb__jobject(c, root, "canvas", !partial, &o)) != BB_OK || !o)
+		return s;
+	bb__jpath_key(&c->path, "canvas");
+	if ((s = bb__jnum_req(c, o, "width", &w)) == BB_OK &&
+	    (s = bb__jnum_req(c, o, "height", &h)) == BB_OK &&
+	    (s = number(c, o, "width", 0, 1, BB_IMAGE_MAX_SIDE, 1, what, &w)) == BB_OK &&
+	    (s = number(c, o, "height", 0, 1, BB_IMAGE_MAX_SIDE, 1, what, &h)) == BB_OK) {
+		f->width = (int)w;
+		f->height = (int)h;
+	}
+	bb__jpath_pop(&c->path, mark);
+	return s;
+}
+
+/* origin: { "x", "y" } numbers, optional. */
+static bb_status read_origin(bb__jctx *c, json_t *root, bb_frames_json *f)
+{
+	static const char what[] = "a number in -1e9..1e9";
+	json_t *o;
+	size_t mark = c->path.len;
+	bb_status s;
+
+	if ((s = bb__jobject(c, root, "origin", 0, &o)) != BB_OK || !o)
+		return s;
+	f->has_origin = 1;
+	bb__jpath_key(&c->path, "origin");
+	if ((s = number(c, o, "x", 0, -1e9, 1e9, 0, what, &f->origin_x)) == BB_OK)
+		s = number(c, o, "y", 0, -1e9, 1e9, 0, what, &f->origin_y);
+	bb__jpath_pop(&c->path, mark);
+	return s;
+}
+
+static bb_status read_root(bb__jctx *c, json_t *root, unsigned flags,
+                           bb_frames_json *f)
+{
+	int partial = (flags & BB_FRAMES_JSON_PARTIAL) != 0;
+	bb_status s;
+
+	if ((s = bb__jexpect_object(c, root)) != BB_OK ||
+	    (s = string(c, root, "animation", 0, &f->animation)) != BB_OK ||
+	    (s = string(c, root, "armature", 0, &f->armature)) != BB_OK)
+		return s;
+	if (!partial && !bb__jhas(root, "fps"))
+		return bb__jfail(c, "fps", "missing");
+	if ((s = number(c, root, "fps", 0, 1e-9, 1000, 0, "a number in (0, 1000]",
+	                &f->fps)) != BB_OK ||
+	    (s = bb__jbool(c, root, "loop", 1, &f->loop)) != BB_OK ||
+	    (s = number(c, root, "duration", 0, 0, 1e9, 0, "a number >= 0",
+	                &f->duration)) != BB_OK ||
+	    (s = number(c, root, "scale", 1, 1e-9, 1e6, 0, "a number > 0",
+	                &f->scale)) != BB_OK ||
+	    (s = read_canvas(c, root, partial, f)) != BB_OK ||
+	    (s = read_origin(c, root, f)) != BB_OK ||
+	    (s = file_name(c, root, "preview", 0, &f->preview)) != BB_OK ||
+	    (s = read_layer(c, root, "overlay", &f->overlay)) != BB_OK ||
+	    (s = read_layer(c, root, "face", &f->face)) != BB_OK ||
+	    (s = read_frames(c, root, flags, f)) != BB_OK)
+		return s;
+	return read_events(c, root, f);
 }
 
 bb_status bb_frames_json_read(const char *path, unsigned flags,
                               bb_frames_json **out, bb_error *err)
 {
-	json_error_t je;
+	bb__jctx c;
 	json_t *root;
 	char *data;
 	size_t size;
@@ -234,22 +239,17 @@ bb_status bb_frames_json_read(const char *path, unsigned flags,
 	s = bb__read_file(path, MAX_FILE_BYTES, &data, &size, err);
 	if (s != BB_OK)
 		return s;
-	root = json_loadb(data, size, JSON_REJECT_DUPLICATES, &je);
+	s = bb__json_parse(data, size, path, &root, err);
 	free(data);
-	if (!root) {
-		s = bb_error_set(err, BB_ERR_INPUT, path, NULL, "invalid JSON: %s",
-		                 je.text);
-		if (err)
-			err->line = je.line;
+	if (s != BB_OK)
 		return s;
+	bb__jctx_init(&c, path, err, 0);
+	if (!(*out = calloc(1, sizeof **out))) {
+		bb__json_free(root);
+		return bb__jnomem(&c);
 	}
-	*out = calloc(1, sizeof **out);
-	if (!*out) {
-		json_decref(root);
-		return bb_error_set(err, BB_ERR_NOMEM, path, NULL, "out of memory");
-	}
-	s = read_root(root, path, flags, *out, err);
-	json_decref(root);
+	s = read_root(&c, root, flags, *out);
+	bb__json_free(root);
 	if (s != BB_OK) {
 		bb_frames_json_free(*out);
 		*out = NULL;

@@ -512,6 +512,23 @@ START_TEST(frames_json)
 	           " \"frames\": [ { \"file\": \"a.png\" } ] }");
 	ck_assert_int_eq(bb_frames_json_read(path, 0, &fi, &err), BB_ERR_INPUT);
 	ck_assert_str_eq(err.path, "fps");
+	/* the field named to the member, as the loaders name theirs */
+	write_text(path, "{ \"fps\": 24, \"canvas\": { \"width\": 0, \"height\": 40 },"
+	           " \"frames\": [ { \"file\": \"a.png\" } ] }");
+	ck_assert_int_eq(bb_frames_json_read(path, 0, &fi, &err), BB_ERR_INPUT);
+	ck_assert_str_eq(err.path, "canvas.width");
+	ck_assert_str_eq(err.message, "expected an integer in 1..32768, found 0");
+	write_text(path, "{ \"fps\": 24, \"canvas\": { \"width\": 30, \"height\": 40 },"
+	           " \"frames\": [ { \"file\": \"a.png\" } ], \"events\": [ {},"
+	           " { \"name\": \"e\", \"kind\": 3 } ] }");
+	ck_assert_int_eq(bb_frames_json_read(path, 0, &fi, &err), BB_ERR_INPUT);
+	ck_assert_str_eq(err.path, "events[1].kind");
+	ck_assert_str_eq(err.message, "expected a string, found a number");
+	write_text(path, "{ \"overlay\": { \"start\": 1 } }");
+	ck_assert_int_eq(bb_frames_json_read(path, BB_FRAMES_JSON_PARTIAL, &fi, &err),
+	                 BB_ERR_INPUT);
+	ck_assert_str_eq(err.path, "overlay.animation");
+	ck_assert_str_eq(err.message, "missing");
 	write_text(path, "{ \"fps\": 24,\n \"canvas\": }");
 	ck_assert_int_eq(bb_frames_json_read(path, 0, &fi, &err), BB_ERR_INPUT);
 	ck_assert_int_eq(err.line, 2);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loaders/json.h"
+#include "core/json.h"
 
 struct fx {
 	bb__jctx c;

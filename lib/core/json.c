@@ -1,6 +1,6 @@
 /* JSON reading with field-path errors, the path-keeping iterator, and the
- * writer the DragonBones 2.3 translator uses.  The only user of jansson in
- * lib/loaders. */
+ * writer (the DragonBones 2.3 translator, batch stamps).  The only user of
+ * jansson. */
 #include "config.h"
 
 #include <math.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loaders/json.h"
+#include "core/json.h"
 
 void bb__jctx_init(bb__jctx *c, const char *file, bb_error *err, unsigned flags)
 {
@@ -80,6 +80,17 @@ const char *bb__json_type_name(json_t *v)
 	case JSON_NULL: return "null";
 	}
 	return "something else";
+}
+
+const char *bb__jnum_text(json_t *v, char *buf, size_t size)
+{
+	if (json_is_integer(v))
+		snprintf(buf, size, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(buf, size, "%.17g", json_real_value(v));
+	else if (size)
+		buf[0] = 0;
+	return buf;
 }
 
 /* ---- members ------------------------------------------------------------ */
@@ -503,6 +514,11 @@ void bb__jw_str(bb__jw *w, json_t *obj, const char *key, const char *s)
 	bb__jw_set(w, obj, key, json_string(s));
 }
 
+void bb__jw_int(bb__jw *w, json_t *obj, const char *key, long long v)
+{
+	bb__jw_set(w, obj, key, json_integer((json_int_t)v));
+}
+
 json_t *bb__jw_bool(bb__jw *w, int v)
 {
 	return made(w, v ? json_true() : json_false());
@@ -542,4 +558,13 @@ void bb__jw_append_num(bb__jw *w, json_t *arr, double v)
 json_t *bb__jw_deep_copy(bb__jw *w, json_t *v)
 {
 	return made(w, json_deep_copy(v));
+}
+
+char *bb__jw_dump(bb__jw *w, json_t *v, int indent)
+{
+	char *text = v ? json_dumps(v, JSON_INDENT(indent) | JSON_PRESERVE_ORDER) : NULL;
+
+	if (!text)
+		w->oom = 1;
+	return text;
 }

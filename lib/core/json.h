@@ -1,4 +1,6 @@
-/* JSON for the loaders; the only file that calls jansson.
+/* JSON for every document bonebake reads or writes: the loaders' formats,
+ * batch manifests and stamps (lib/batch), frames.json (lib/output).  The
+ * only file that calls jansson.
  *
  * Reading: every getter either succeeds or fills the error with "file:
  * path.to.field: message" and returns non-OK.  A getter reading member
@@ -6,13 +8,14 @@
  * absent); with key NULL it reads obj itself, at the current path (a null
  * there is a value of the wrong type, as in an array).  The
  * iterator walks an array or object keeping the path ("bone[3]",
- * "joints.lid", `joints.lid["14"]`), so a loader never pushes or pops it.
- * Absent and null members are the same thing everywhere.
+ * "joints.lid", `joints.lid["14"]`), so a reader never pushes or pops it.
+ * Absent and null members are the same thing everywhere.  A context whose
+ * error is NULL reads quietly (records read as "current or not").
  *
  * Writing (bb__jw_*): the DragonBones 2.3 translator builds a document the
- * 4.5 reader then reads. */
-#ifndef BB_LOADERS_JSON_H
-#define BB_LOADERS_JSON_H
+ * 4.5 reader then reads; the batch writes its stamps. */
+#ifndef BB_CORE_JSON_H
+#define BB_CORE_JSON_H
 
 #include <jansson.h>
 
@@ -74,6 +77,9 @@ json_t *bb__jget(json_t *obj, const char *key);
 size_t bb__jsize(json_t *v);
 /* "an object", "a number", ... for messages. */
 const char *bb__json_type_name(json_t *v);
+/* A number as its document wrote it: an integer in full, another number
+ * with 17 digits ("%.17g"); "" for anything else.  Returns buf. */
+const char *bb__jnum_text(json_t *v, char *buf, size_t size);
 
 /* Number: absent -> def; with BB_J_LENIENT_NUMBERS numeric strings count.
  * Anything else, or a number that is not finite, is an error. */
@@ -159,6 +165,7 @@ json_t *bb__jw_array(bb__jw *w);
 json_t *bb__jw_set(bb__jw *w, json_t *obj, const char *key, json_t *v);
 void bb__jw_num(bb__jw *w, json_t *obj, const char *key, double v);
 void bb__jw_str(bb__jw *w, json_t *obj, const char *key, const char *s);
+void bb__jw_int(bb__jw *w, json_t *obj, const char *key, long long v);
 /* A new boolean / string value (NULL: flagged). */
 json_t *bb__jw_bool(bb__jw *w, int v);
 json_t *bb__jw_string(bb__jw *w, const char *s);
@@ -169,5 +176,8 @@ void bb__jw_append(bb__jw *w, json_t *arr, json_t *v);
 void bb__jw_append_num(bb__jw *w, json_t *arr, double v);
 /* A deep copy of v, to be changed (NULL: flagged). */
 json_t *bb__jw_deep_copy(bb__jw *w, json_t *v);
+/* v as text, members in the order they were set, `indent` spaces a level
+ * (free it; NULL: flagged). */
+char *bb__jw_dump(bb__jw *w, json_t *v, int indent);
 
 #endif
