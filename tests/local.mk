@@ -91,7 +91,7 @@ tests_unit_check_spine_SOURCES = tests/unit/check-spine.c
 tests_unit_check_spine_CFLAGS = $(CHECK_TEST_CFLAGS)
 tests_unit_check_spine_LDADD = $(CHECK_TEST_LIBS)
 TESTS += tests/unit/check-spine
-# json.h, the readers every loader reads fields through
+# core/json.h, the readers every JSON document is read through
 check_PROGRAMS += tests/unit/check-json
 tests_unit_check_json_SOURCES = tests/unit/check-json.c
 tests_unit_check_json_CFLAGS = $(CHECK_TEST_CFLAGS) $(JANSSON_CFLAGS)

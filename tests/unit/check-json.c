@@ -1,4 +1,4 @@
-/* lib/loaders/json.h, the readers every loader reads fields through: the
+/* lib/core/json.h, the readers every JSON document is read through: the
  * field path each error names, the iterator keeping it, absent and null
  * alike, the lenient-number rule, and element-by-element numbers. */
 #include "config.h"
