@@ -114,7 +114,8 @@ static bb_status write_frame(bb_anim_writer *w, const bb_image *img,
 {
 	struct bb__apng *p = w->apng;
 	bb_image view = { box[2], box[3], img->stride,
-	                  (uint8_t *)bb_image_pixel(img, box[0], box[1]) };
+	                  (uint8_t *)bb_image_pixel(img, box[0], box[1]),
+	                  img->premultiplied };
 	uint8_t fctl[26], seq[4];
 	void *data;
 	size_t size, pos = 8;

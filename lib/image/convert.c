@@ -1,11 +1,14 @@
-/* The one place where cairo's premultiplied native-endian ARGB32 meets the
- * straight RGBA8 that PNG files, the differ and the packer use.
+/* The one place where colour is multiplied by alpha, and where cairo's
+ * premultiplied native-endian ARGB32 meets the RGBA8 of bb_image: straight
+ * in PNG files, the differ and the packer; premultiplied in a model's
+ * textures (once, when loaded) and the packer's --premultiply pages.
  *
- * Both run once per frame or texture region, so both avoid per-pixel
- * division: un-premultiplying divides by a reciprocal (exact, see
- * reciprocals), premultiplying runs 4 pixels at a time in 16-bit lanes
- * with SSE2 (every x86-64 CPU) in the same integer arithmetic as the
- * scalar code, so the bytes are the same either way. */
+ * Each runs once per frame, texture or texture region, so none divides
+ * per pixel: un-premultiplying divides by a reciprocal (exact, see
+ * reciprocals); premultiplying (c * a / 255 rounded, mul_un8: the one
+ * rounding rule) and reordering run 4 pixels at a time with SSE2 (every
+ * x86-64 CPU) in the same integer arithmetic as the scalar code, so the
+ * bytes are the same either way. */
 #include "config.h"
 
 #include <string.h>
@@ -39,6 +42,7 @@ void bb_image_from_premul_argb32(bb_image *dst, const uint8_t *src,
 	int x, y;
 
 	reciprocals(inv);
+	dst->premultiplied = 0;
 	for (y = 0; y < dst->height; y++) {
 		const uint8_t *row = src + (size_t)y * src_stride;
 		uint8_t *out = bb_image_pixel(dst, 0, y);
@@ -73,6 +77,8 @@ void bb_image_from_premul_argb32(bb_image *dst, const uint8_t *src,
 	}
 }
 
+/* c * a / 255 rounded to nearest, exactly, for 8-bit c and a: the one
+ * rounding rule of premultiplication. */
 static inline unsigned mul_un8(unsigned c, unsigned a)
 {
 	unsigned t = c * a + 128;
@@ -81,10 +87,11 @@ static inline unsigned mul_un8(unsigned c, unsigned a)
 }
 
 #if HAVE_SSE2_PREMUL
-/* Pixels x.. of a row, 4 at a time while 4 remain: mul_un8 in 16-bit
- * lanes (c * a + 128 < 2^16), R and B swapped, alpha kept.  Returns the
- * first pixel not done. */
-static int premul_sse2(const uint8_t *in, uint8_t *out, int width)
+/* Pixels of a row, 4 at a time while 4 remain: mul_un8 in 16-bit lanes
+ * (c * a + 128 < 2^16), alpha kept, and with `argb` R and B swapped
+ * (RGBA bytes -> native ARGB32).  in and out may be the same row.
+ * Returns the first pixel not done. */
+static int premul_sse2(const uint8_t *in, uint8_t *out, int width, int argb)
 {
 	const __m128i zero = _mm_setzero_si128(), half = _mm_set1_epi16(128);
 	const __m128i amask = _mm_set_epi16(-1, 0, 0, 0, -1, 0, 0, 0);
@@ -105,37 +112,116 @@ static int premul_sse2(const uint8_t *in, uint8_t *out, int width)
 			t = _mm_srli_epi16(_mm_add_epi16(t, _mm_srli_epi16(t, 8)), 8);
 			t = _mm_or_si128(_mm_andnot_si128(amask, t), _mm_and_si128(amask, c));
 			/* R G B A -> B G R A in each pixel's four lanes */
-			half_px[k] = _mm_shufflehi_epi16(_mm_shufflelo_epi16(t, 0xc6), 0xc6);
+			half_px[k] = argb ? _mm_shufflehi_epi16(_mm_shufflelo_epi16(t, 0xc6), 0xc6)
+			                  : t;
 		}
 		_mm_storeu_si128((__m128i *)(out + 4 * x),
 		                 _mm_packus_epi16(half_px[0], half_px[1]));
 	}
 	return x;
 }
+
+/* Premultiplied RGBA -> native ARGB32, 4 pixels at a time while 4 remain:
+ * each colour byte at most its alpha, R and B swapped.  Returns the first
+ * pixel not done. */
+static int reorder_sse2(const uint8_t *in, uint8_t *out, int width)
+{
+	const __m128i amask = _mm_set1_epi32((int)0xff000000u);
+	const __m128i gamask = _mm_set1_epi32((int)0xff00ff00u);
+	const __m128i low = _mm_set1_epi32(0xff);
+	int x;
+
+	for (x = 0; x + 4 <= width; x += 4) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(in + 4 * x));
+		__m128i a = _mm_and_si128(v, amask);
+
+		/* alpha in all four bytes of its pixel, then colour <= alpha */
+		a = _mm_or_si128(a, _mm_srli_epi32(a, 8));
+		a = _mm_or_si128(a, _mm_srli_epi32(a, 16));
+		v = _mm_min_epu8(v, a);
+		/* little-endian lane A B G R (bytes R G B A) -> A R G B */
+		v = _mm_or_si128(_mm_and_si128(v, gamask),
+		                 _mm_or_si128(_mm_and_si128(_mm_srli_epi32(v, 16), low),
+		                              _mm_slli_epi32(_mm_and_si128(v, low), 16)));
+		_mm_storeu_si128((__m128i *)(out + 4 * x), v);
+	}
+	return x;
+}
 #endif
+
+/* width pixels of straight RGBA premultiplied into out: RGBA bytes, or
+ * native ARGB32 with `argb`.  in and out may be the same row. */
+static void premul_row(const uint8_t *in, uint8_t *out, int width, int argb)
+{
+	int x = 0;
+
+#if HAVE_SSE2_PREMUL
+	x = premul_sse2(in, out, width, argb);
+#endif
+	for (; x < width; x++) {
+		const uint8_t *p = in + (size_t)x * 4;
+		uint8_t *o = out + (size_t)x * 4;
+		unsigned a = p[3];
+		unsigned r = mul_un8(p[0], a), g = mul_un8(p[1], a), b = mul_un8(p[2], a);
+
+		if (argb) {
+			uint32_t v = (uint32_t)a << 24 | r << 16 | g << 8 | b;
+
+			memcpy(o, &v, 4);
+		} else {
+			o[0] = (uint8_t)r;
+			o[1] = (uint8_t)g;
+			o[2] = (uint8_t)b;
+		}
+	}
+}
+
+/* width pixels of premultiplied RGBA into native ARGB32 (colour clamped
+ * to alpha). */
+static void reorder_row(const uint8_t *in, uint8_t *out, int width)
+{
+	int x = 0;
+
+#if HAVE_SSE2_PREMUL
+	x = reorder_sse2(in, out, width);
+#endif
+	for (; x < width; x++) {
+		const uint8_t *p = in + (size_t)x * 4;
+		unsigned a = p[3];
+		unsigned r = p[0] > a ? a : p[0], g = p[1] > a ? a : p[1],
+		         b = p[2] > a ? a : p[2];
+		uint32_t v = (uint32_t)a << 24 | r << 16 | g << 8 | b;
+
+		memcpy(out + (size_t)x * 4, &v, 4);
+	}
+}
+
+void bb_image_premultiply(bb_image *img)
+{
+	int y;
+
+	if (img->premultiplied)
+		return;
+	for (y = 0; y < img->height; y++) {
+		uint8_t *row = bb_image_pixel(img, 0, y);
+
+		premul_row(row, row, img->width, 0);
+	}
+	img->premultiplied = 1;
+}
 
 void bb_image_to_premul_argb32(const bb_image *src, uint8_t *dst,
                                size_t dst_stride)
 {
-	int x, y;
+	int y;
 
 	for (y = 0; y < src->height; y++) {
 		const uint8_t *in = bb_image_pixel(src, 0, y);
 		uint8_t *row = dst + (size_t)y * dst_stride;
 
-		x = 0;
-#if HAVE_SSE2_PREMUL
-		x = premul_sse2(in, row, src->width);
-		in += 4 * x;
-#endif
-		for (; x < src->width; x++, in += 4) {
-			unsigned a = in[3];
-			uint32_t p = (uint32_t)a << 24 |
-			             (uint32_t)mul_un8(in[0], a) << 16 |
-			             (uint32_t)mul_un8(in[1], a) << 8 |
-			             (uint32_t)mul_un8(in[2], a);
-
-			memcpy(row + (size_t)x * 4, &p, 4);
-		}
+		if (src->premultiplied)
+			reorder_row(in, row, src->width);
+		else
+			premul_row(in, row, src->width, 1);
 	}
 }

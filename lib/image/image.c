@@ -49,6 +49,7 @@ bb_image *bb_image_crop(const bb_image *img, int x, int y, int w, int h)
 	if (x < 0 || y < 0 || w < 1 || h < 1 || x > img->width - w ||
 	    y > img->height - h || bb_image_new(w, h, &d, NULL) != BB_OK)
 		return NULL;
+	d->premultiplied = img->premultiplied;
 	for (r = 0; r < h; r++)
 		memcpy(bb_image_pixel(d, 0, r), bb_image_pixel(img, x, y + r),
 		       (size_t)w * 4);
@@ -63,6 +64,7 @@ bb_image *bb_image_place(const bb_image *img, int w, int h, int x, int y)
 
 	if (bb_image_new(w, h, &d, NULL) != BB_OK)
 		return NULL;
+	d->premultiplied = img->premultiplied;
 	if (x1 <= x0)
 		return d;
 	for (r = y > 0 ? y : 0; r < h && r < y + img->height; r++)

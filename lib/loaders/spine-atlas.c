@@ -137,28 +137,6 @@ static bb_status nomem(struct reader *r)
 	return bb_error_set(r->err, BB_ERR_NOMEM, r->name, NULL, "out of memory");
 }
 
-/* A PMA page back to straight colour (the model's textures are straight). */
-static void unpremultiply(bb_image *img)
-{
-	int x, y;
-
-	for (y = 0; y < img->height; y++) {
-		uint8_t *px = bb_image_pixel(img, 0, y);
-
-		for (x = 0; x < img->width; x++, px += 4) {
-			unsigned a = px[3], c;
-
-			if (a == 0 || a == 255)
-				continue;
-			for (c = 0; c < 3; c++) {
-				unsigned v = (px[c] * 255u + a / 2) / a;
-
-				px[c] = (uint8_t)(v > 255 ? 255 : v);
-			}
-		}
-	}
-}
-
 struct page {
 	char name[512];
 	int w, h, pma, texture;
@@ -186,8 +164,7 @@ static bb_status load_page(bb__load_ctx *c, struct reader *r, const char *dir,
 		                   0, &img, NULL, 0);
 		if (s != BB_OK)
 			return s;
-		if (pg->pma && img->px)
-			unpremultiply(img);
+		img->premultiplied = pg->pma;   /* kept as it is, no round trip */
 		if ((s = bb__build_texture(&c->b, png, img, &pg->texture)) != BB_OK)
 			return s;
 	}

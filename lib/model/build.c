@@ -301,6 +301,8 @@ bb_status bb__build_texture(bb__build *b, const char *name, bb_image *img,
 		return bb__build_nomem(b);
 	}
 	m->texture_names = n;
+	if (img->px)
+		bb_image_premultiply(img);   /* once, here (no-op for a pma page) */
 	m->textures[m->ntextures] = img;
 	m->texture_names[m->ntextures] = dup;
 	*index = m->ntextures++;

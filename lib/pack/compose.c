@@ -1,6 +1,7 @@
 /* Pixel work for sprite sheets: trimming, identity of sprites, copying
- * (turned, extruded) onto pages, colour bleeding and premultiplication.
- * Images are straight RGBA8 (bonebake/image.h). */
+ * (turned, extruded) onto pages, colour bleeding.  Images are straight
+ * RGBA8 (bonebake/image.h); --premultiply pages are premultiplied by
+ * bb_image_premultiply once drawn. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -254,21 +255,4 @@ int bb__pack_bleed(bb_image *page)
 	free(state);
 	free(queue);
 	return 1;
-}
-
-void bb__pack_premultiply(bb_image *page)
-{
-	int x, y;
-
-	for (y = 0; y < page->height; y++) {
-		uint8_t *p = bb_image_pixel(page, 0, y);
-
-		for (x = 0; x < page->width; x++, p += 4) {
-			unsigned a = p[3];
-
-			p[0] = (uint8_t)((p[0] * a + 127) / 255);
-			p[1] = (uint8_t)((p[1] * a + 127) / 255);
-			p[2] = (uint8_t)((p[2] * a + 127) / 255);
-		}
-	}
 }

@@ -78,7 +78,6 @@ void bb__pack_blit(bb_image *page, int px, int py, const bb_image *src,
  * neighbours (alpha stays 0), so filtering does not pull in black.
  * Returns 0 when out of memory. */
 int bb__pack_bleed(bb_image *page);
-void bb__pack_premultiply(bb_image *page);
 
 /* Draws page p of s into a new image (freed by the caller): from the
  * sprites' sources with lazy_pages, a copy of the page otherwise. */

@@ -364,7 +364,7 @@ static int paint_page(const bb__sheet_src *src, size_t p, bb_image *page)
 	if (src->bleed && !src->premultiply && !bb__pack_bleed(page))
 		return 0;
 	if (src->premultiply)
-		bb__pack_premultiply(page);
+		bb_image_premultiply(page);
 	return 1;
 }
 

@@ -129,8 +129,8 @@ static int sub_texture(bb_renderer *r, cairo_t *cr, const bb_draw_item *it,
 	src->texel = 1 << level;
 	src->filter = r->filter == BB_FILTER_BEST ? CAIRO_FILTER_GOOD
 	                                          : CAIRO_FILTER_BILINEAR;
-	src->surf = bb__raster_region(r, it->texture, it->premultiplied, (int)x0,
-	                              (int)y0, (int)(x1 - x0), (int)(y1 - y0), level);
+	src->surf = bb__raster_region(r, it->texture, (int)x0, (int)y0,
+	                              (int)(x1 - x0), (int)(y1 - y0), level);
 	*nomem = !src->surf;
 	return src->surf != NULL;
 }

@@ -567,6 +567,7 @@ bb_status bb_render(bb_renderer *r, const bb_drawlist *dl, const bb_view *view,
 		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL,
 		                    "cannot create a %dx%d canvas", out->width,
 		                    out->height);
+	out->premultiplied = 0;   /* straight RGBA, whatever it held */
 	cr = cairo_create(surf);
 	cairo_translate(cr, view->origin_x, view->origin_y);
 	cairo_scale(cr, scale, scale);

@@ -34,8 +34,7 @@ struct bb_renderer {
  * its own, at mip level `level` (halved that many times); a new reference
  * (destroy it), cached in r.  NULL when out of memory. */
 cairo_surface_t *bb__raster_region(bb_renderer *r, const bb_image *img,
-                                   int premultiplied, int x, int y, int w,
-                                   int h, int level);
+                                   int x, int y, int w, int h, int level);
 void bb__texcache_free(bb_renderer *r);
 int bb__color_is_identity(const bb_color_xform *c);
 /* One colour channel v (straight, 0..1) through a colour transform's

@@ -2,11 +2,12 @@
  *
  * An item samples one rectangle of its texture page (its texture
  * coordinates' bounds, edges clamped so neighbouring atlas regions never
- * bleed in).  Each rectangle is converted to premultiplied ARGB32 once, on
- * first use, into a surface of its own: sampling it with EXTEND_PAD gives
+ * bleed in).  Each rectangle is copied into cairo's ARGB32 order once, on
+ * first use (the model's textures are premultiplied when loaded, so this
+ * only reorders), into a surface of its own: sampling it with EXTEND_PAD gives
  * the same pixels as a sub-surface of the whole page, which cairo would
  * otherwise copy for every fill that reaches its edges.  Pages are never
- * converted whole, only what is drawn.
+ * copied whole, only what is drawn.
  *
  * Level n > 0 of a rectangle is level n - 1 halved (2x2 box average of
  * premultiplied pixels, an odd last row or column averaged on its own),
@@ -182,37 +183,19 @@ static cairo_surface_t *new_argb(int w, int h)
 	return s;
 }
 
-/* Rectangle (x, y, w, h) of img, premultiplied. */
-static cairo_surface_t *convert_region(const bb_image *img, int premultiplied,
-                                       int x0, int y0, int w, int h)
+/* Rectangle (x, y, w, h) of img in cairo's order: a model's textures are
+ * premultiplied already (when loaded), so this only reorders them. */
+static cairo_surface_t *convert_region(const bb_image *img, int x, int y,
+                                       int w, int h)
 {
 	cairo_surface_t *s = new_argb(w, h);
-	unsigned char *data;
-	int stride, x, y;
+	bb_image view = { w, h, img->stride, NULL, img->premultiplied };
 
 	if (!s)
 		return NULL;
-	data = cairo_image_surface_get_data(s);
-	stride = cairo_image_surface_get_stride(s);
-	if (!premultiplied) {
-		bb_image view = { w, h, img->stride, bb_image_pixel(img, x0, y0) };
-
-		bb_image_to_premul_argb32(&view, data, (size_t)stride);
-	} else {
-		/* already premultiplied RGBA: reorder only */
-		for (y = 0; y < h; y++) {
-			const uint8_t *in = bb_image_pixel(img, x0, y0 + y);
-			uint32_t *row = (uint32_t *)(data + (size_t)y * stride);
-
-			for (x = 0; x < w; x++, in += 4) {
-				unsigned a = in[3];
-				unsigned r = in[0] > a ? a : in[0], g = in[1] > a ? a : in[1],
-				         b = in[2] > a ? a : in[2];
-
-				row[x] = (uint32_t)a << 24 | r << 16 | g << 8 | b;
-			}
-		}
-	}
+	view.px = bb_image_pixel(img, x, y);
+	bb_image_to_premul_argb32(&view, cairo_image_surface_get_data(s),
+	                          (size_t)cairo_image_surface_get_stride(s));
 	cairo_surface_mark_dirty(s);
 	return s;
 }
@@ -271,8 +254,8 @@ static cairo_surface_t *halve(cairo_surface_t *src)
  * below it made on the way are not kept: a texture drawn small holds only
  * its small copy, not its full-size one. */
 static cairo_surface_t *region_made(struct bb__regions *t, size_t max, int kept,
-                                    const bb_image *img, int premultiplied,
-                                    int x, int y, int w, int h, int level)
+                                    const bb_image *img, int x, int y, int w,
+                                    int h, int level)
 {
 	cairo_surface_t *s = find(t, img, x, y, w, h, level), *below;
 	size_t bytes;
@@ -280,9 +263,9 @@ static cairo_surface_t *region_made(struct bb__regions *t, size_t max, int kept,
 	if (s)
 		return cairo_surface_reference(s);
 	if (level == 0) {
-		s = convert_region(img, premultiplied, x, y, w, h);
+		s = convert_region(img, x, y, w, h);
 	} else {
-		below = region_made(t, max, 0, img, premultiplied, x, y, w, h, level - 1);
+		below = region_made(t, max, 0, img, x, y, w, h, level - 1);
 		s = below ? halve(below) : NULL;
 		cairo_surface_destroy(below);
 	}
@@ -296,19 +279,18 @@ static cairo_surface_t *region_made(struct bb__regions *t, size_t max, int kept,
 }
 
 cairo_surface_t *bb__raster_region(bb_renderer *r, const bb_image *img,
-                                   int premultiplied, int x, int y, int w,
-                                   int h, int level)
+                                   int x, int y, int w, int h, int level)
 {
 	bb_texcache *c = r->shared;
 	cairo_surface_t *s, *own;
 
 	if (!c)
-		return region_made(&r->regions, BB_TEXCACHE_BYTES, 1, img,
-		                   premultiplied, x, y, w, h, level);
+		return region_made(&r->regions, BB_TEXCACHE_BYTES, 1, img, x, y, w,
+		                   h, level);
 	if ((s = find(&r->regions, img, x, y, w, h, level)) != NULL)
 		return cairo_surface_reference(s);   /* this thread's view of it */
 	pthread_mutex_lock(&c->lock);
-	s = region_made(&c->t, c->max_bytes, 1, img, premultiplied, x, y, w, h, level);
+	s = region_made(&c->t, c->max_bytes, 1, img, x, y, w, h, level);
 	if (!s || find(&c->t, img, x, y, w, h, level) != s) {
 		pthread_mutex_unlock(&c->lock);
 		return s;                            /* NULL, or for this use only */

@@ -52,7 +52,7 @@ expect_absent "$T/out"
 limited "$BONEBAKE" diff "$T/bomb.png" "$T/bomb2.png"
 expect_rc 3
 expect_err "$msg"
-# a Spine atlas page (pma: un-premultiplied after decoding, never before)
+# a Spine atlas page (pma: kept premultiplied; the limit before decoding)
 printf '{"skeleton":{"spine":"4.2.0"},"bones":[{"name":"root"}],"slots":[],"animations":{}}\n' >"$T/sp.json"
 printf 'bomb.png\nsize: 20000, 20000\npma: true\np\n  bounds: 0, 0, 16, 16\n' >"$T/sp.atlas"
 # the same atlas beside a binary export (.skel)

@@ -94,12 +94,16 @@ END_TEST
 /* The conversions against their formulas, by plain integer arithmetic
  * here: premultiplying, c * a / 255 rounded as cairo does, for every
  * (c, a) at every position of rows of 1..9 pixels (the 4-pixel SIMD
- * blocks and the tails); un-premultiplying, c * 255 / a rounded, for
+ * blocks and the tails), into ARGB32 and in place (there written
+ * (c * a + 127) / 255, as the packer once did: the same integers, since
+ * c * a / 255 never ends in .5), the flag set and a second call a no-op;
+ * a premultiplied image into ARGB32 reordered only, a colour above its
+ * alpha taken as the alpha; un-premultiplying, c * 255 / a rounded, for
  * every premultiplied (c <= a). */
 START_TEST(premul_exact)
 {
-	uint8_t in[9 * 4], out[9 * 4];
-	bb_image img = { 0, 1, sizeof in, in };
+	uint8_t in[9 * 4], out[9 * 4], moved[9 * 4], rgba[9 * 4];
+	bb_image img = { 0, 1, sizeof in, in, 0 }, row = { 0, 1, sizeof rgba, rgba, 0 };
 	unsigned c, a, w, i, bad = 0;
 
 	for (a = 0; a < 256; a++)
@@ -108,26 +112,39 @@ START_TEST(premul_exact)
 				for (i = 0; i < 4 * w; i++)
 					in[i] = (uint8_t)(i % 4 == 3 ? a : c + i);
 				img.width = (int)w;
+				img.premultiplied = 0;
 				bb_image_to_premul_argb32(&img, out, sizeof out);
+				img.premultiplied = 1;
+				bb_image_to_premul_argb32(&img, moved, sizeof moved);
 				for (i = 0; i < w; i++) {
-					uint32_t p, want = (uint32_t)a << 24;
+					uint32_t p, q, want = (uint32_t)a << 24, same = want;
 					int k;
 
 					for (k = 0; k < 3; k++) {
-						unsigned t = ((c + 4 * i + k) & 255) * a + 128;
+						unsigned v = in[4 * i + (unsigned)k], t = v * a + 128;
 
 						want |= ((t + (t >> 8)) >> 8) << (16 - 8 * k);
+						same |= (v > a ? a : v) << (16 - 8 * k);
 					}
 					memcpy(&p, out + 4 * i, 4);
-					bad += p != want;
+					memcpy(&q, moved + 4 * i, 4);
+					bad += p != want || q != same;
 				}
+				memcpy(rgba, in, 4 * w);
+				row.width = (int)w;
+				row.premultiplied = 0;
+				bb_image_premultiply(&row);
+				bb_image_premultiply(&row);
+				bad += row.premultiplied != 1;
+				for (i = 0; i < 4 * w; i++)
+					bad += rgba[i] != (i % 4 == 3 ? a : (in[i] * a + 127) / 255);
 			}
 	ck_assert_uint_eq(bad, 0);
 	for (a = 1; a < 256; a++)
 		for (c = 0; c <= a; c++) {
 			uint32_t p = (uint32_t)a << 24 | c << 16 | (c / 2) << 8 | (a - c);
 			uint8_t px[4];
-			bb_image one = { 1, 1, 4, px };
+			bb_image one = { 1, 1, 4, px, 0 };
 			unsigned want[3] = { c, c / 2, a - c };
 			int k;
 

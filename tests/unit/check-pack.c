@@ -630,6 +630,7 @@ START_TEST(frames_bleed_and_premultiply)
 	o = (bb_pack_options){ .premultiply = 1 };
 	ck_assert_int_eq(bb_pack_frames(&in, 1, NULL, 0, &o, &s, &err), BB_OK);
 	ck_assert_int_eq(s->premultiplied, 1);
+	ck_assert_int_eq(s->pages[0]->premultiplied, 1);
 	p = bb_image_pixel(s->pages[0], s->frames[0].x + 2, s->frames[0].y + 2);
 	q = bb_image_pixel(img, s->frames[0].src_x + 2, s->frames[0].src_y + 2);
 	ck_assert_int_eq(p[3], q[3]);

@@ -267,6 +267,60 @@ static void render_list_with(bb_renderer *r, const bb_draw_item *items, int n,
 
 #define ALPHA(img, x, y) (bb_image_pixel((img), (x), (y))[3])
 
+/* A texture premultiplied beforehand (its flag set, as a model's are when
+ * loaded) draws the same bytes as its straight original premultiplied when
+ * drawn, smaller, at its size and larger, under every filter: the texture
+ * cache only reorders it. */
+START_TEST(premultiplied_texture)
+{
+	static const double scales[3] = { 0.3, 1, 2.5 };
+	bb_vec2 v[4] = { { 2, 2 }, { 18, 2 }, { 18, 18 }, { 2, 18 } };
+	bb_vec2 uv[4] = { { 0, 0 }, { 16, 0 }, { 16, 16 }, { 0, 16 } };
+	bb_image *straight, *pm, *a, *b;
+	bb_renderer *r;
+	bb_error err;
+	int x, y, k, f;
+
+	ck_assert(bb_image_new(16, 16, &straight, &err) == BB_OK);
+	for (y = 0; y < 16; y++)
+		for (x = 0; x < 16; x++) {
+			uint8_t *p = bb_image_pixel(straight, x, y);
+
+			p[0] = (uint8_t)(x * 17);
+			p[1] = (uint8_t)(255 - y * 13);
+			p[2] = (uint8_t)(x * y);
+			p[3] = (uint8_t)((x + y) * 8 + 3);
+		}
+	pm = bb_image_dup(straight);
+	ck_assert_ptr_nonnull(pm);
+	bb_image_premultiply(pm);
+	ck_assert(bb_renderer_new(&r, &err) == BB_OK);
+	ck_assert(bb_image_new(48, 48, &a, &err) == BB_OK);
+	ck_assert(bb_image_new(48, 48, &b, &err) == BB_OK);
+	for (k = 0; k < 3; k++)
+		for (f = BB_FILTER_FAST; f <= BB_FILTER_BEST; f++) {
+			bb_draw_item it[2] = { textured_quad(v, straight, uv),
+			                       textured_quad(v, pm, uv) };
+			bb_drawlist dl[2] = { { 1, &it[0] }, { 1, &it[1] } };
+			bb_view view = { 0 };
+
+			view.scale = scales[k];
+			view.filter = (bb_filter)f;
+			ck_assert(bb_render(r, &dl[0], &view, a, &err) == BB_OK);
+			ck_assert(bb_render(r, &dl[1], &view, b, &err) == BB_OK);
+			for (y = 0; y < 48; y++)
+				ck_assert_msg(memcmp(bb_image_pixel(a, 0, y), bb_image_pixel(b, 0, y),
+				                     48 * 4) == 0, "scale %g, filter %d, row %d",
+				              view.scale, f, y);
+		}
+	bb_image_free(a);
+	bb_image_free(b);
+	bb_renderer_free(r);
+	bb_image_free(straight);
+	bb_image_free(pm);
+}
+END_TEST
+
 /* Clip items are never culled (they have no colour; an end has no
  * vertices) and clip what follows them, textured or flat, under every
  * filter: a clip off the canvas lets nothing through, an end lets
@@ -645,6 +699,7 @@ int main(void)
 	tcase_add_test(tc, culled_items_change_nothing);
 	tcase_add_test(tc, clip_items);
 	tcase_add_test(tc, dark_colour);
+	tcase_add_test(tc, premultiplied_texture);
 	tcase_add_test(tc, filters_near_supersampled);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("basics");

@@ -92,10 +92,12 @@ typedef struct bb_draw_item {
 	double w, h, radius;
 	bb_rgba fill;            /* straight colour */
 	/* QUAD / MESH: world vertices, texture coords in texture pixels */
-	const bb_image *texture; /* borrowed from the model; NULL: the shape
-	                            is filled with `fill` (colour transform
-	                            applied) */
-	int premultiplied;       /* texture pixels are premultiplied already */
+	const bb_image *texture; /* borrowed from the model, whose textures
+	                            are premultiplied when loaded (an image
+	                            of the caller's without the flag is
+	                            premultiplied when drawn); NULL: the
+	                            shape is filled with `fill` (colour
+	                            transform applied) */
 	int nverts;
 	const bb_vec2 *verts;
 	const bb_vec2 *uvs;

@@ -1,10 +1,14 @@
 /* bonebake — RGBA8 pixel buffers and PNG files.
  *
- * bb_image holds straight (non-premultiplied) RGBA, 8 bits per channel, rows
- * of `stride` bytes (stride >= 4 * width), R,G,B,A byte order in memory.
- * That is what PNG stores, what the differ compares and what the packer
- * packs.  The rasterizer works in cairo's premultiplied ARGB32; the only
- * conversions between the two live in lib/image/convert.c. */
+ * bb_image holds RGBA, 8 bits per channel, rows of `stride` bytes (stride
+ * >= 4 * width), R,G,B,A byte order in memory, straight (non-premultiplied)
+ * unless its `premultiplied` flag says otherwise.  Straight is what PNG
+ * stores, what the differ compares and what the packer packs; a model's
+ * textures are premultiplied once when loaded (a Spine `pma` page is kept
+ * as it is), and so are the packer's --premultiply pages.  The rasterizer
+ * works in cairo's premultiplied ARGB32; premultiplying (one rounding
+ * rule) and the conversions to and from ARGB32 live in
+ * lib/image/convert.c. */
 #ifndef BONEBAKE_IMAGE_H
 #define BONEBAKE_IMAGE_H
 
@@ -20,6 +24,8 @@ typedef struct bb_image {
 	int width, height;
 	size_t stride;     /* bytes per row */
 	uint8_t *px;       /* owned by the image */
+	int premultiplied; /* 1: R, G, B are already multiplied by A (each at
+	                      most A; PNG writing stores them as they are) */
 } bb_image;
 
 /* Largest side accepted by bb_image_new and the PNG reader, and the
@@ -33,10 +39,10 @@ enum { BB_IMAGE_MAX_SIDE = 32768, BB_IMAGE_MAX_PIXELS = 1 << 26 };
 bb_status bb_image_new(int width, int height, bb_image **out, bb_error *err);
 /* NULL-safe. */
 void bb_image_free(bb_image *img);
-/* Returns a deep copy, or NULL when out of memory. */
+/* Returns a deep copy (flag included), or NULL when out of memory. */
 bb_image *bb_image_dup(const bb_image *img);
-/* A copy of the rectangle (x, y, w, h) of img, which must lie inside it;
- * NULL when out of memory or outside. */
+/* A copy of the rectangle (x, y, w, h) of img, which must lie inside it,
+ * premultiplied when img is; NULL when out of memory or outside. */
 bb_image *bb_image_crop(const bb_image *img, int x, int y, int w, int h);
 /* A new transparent w x h image with img copied at (x, y), the part
  * outside clipped: two frames of different canvases, aligned on their
@@ -150,9 +156,21 @@ bb_status bb_png_encode_fast(const bb_image *img, void **data, size_t *size,
  * Thread-safe. */
 bb_status bb_png_write(const char *path, const bb_image *img, bb_error *err);
 
-/* Premultiplied native-endian ARGB32 (cairo's format) <-> straight RGBA8. */
+/* ---- premultiplication (lib/image/convert.c) ----
+ * One rounding rule everywhere: c * a / 255 rounded to nearest (as
+ * cairo and pixman round). */
+
+/* Multiplies img's colour by its alpha in place and sets its flag; an
+ * image already premultiplied is left as it is. */
+void bb_image_premultiply(bb_image *img);
+/* Premultiplied native-endian ARGB32 (cairo's format) into dst as straight
+ * RGBA8 (dst's flag cleared). */
 void bb_image_from_premul_argb32(bb_image *dst, const uint8_t *src,
                                  size_t src_stride);
+/* src as premultiplied native-endian ARGB32: a straight image is
+ * premultiplied on the way, a premultiplied one only reordered (a colour
+ * above its alpha, which no premultiplied file should hold, taken as the
+ * alpha). */
 void bb_image_to_premul_argb32(const bb_image *src, uint8_t *dst,
                                size_t dst_stride);
 

@@ -194,7 +194,8 @@ typedef struct bb__sheet_src bb__sheet_src;
 
 typedef struct bb_sheet {
 	size_t n_pages;
-	bb_image **pages;            /* straight RGBA unless premultiplied;
+	bb_image **pages;            /* straight RGBA unless premultiplied
+	                                (then each page's flag is set);
 	                                NULL with lazy_pages */
 	int *page_w, *page_h;        /* every page's size */
 	bb__sheet_src *src;          /* lazy_pages: what draws the pages */

@@ -55,7 +55,8 @@ void bb_texcache_free(bb_texcache *c);
  * a cache of its own.  Call before r draws. */
 void bb_renderer_share(bb_renderer *r, bb_texcache *c);
 
-/* Paints dl into `out` (its size is the canvas), replacing its pixels.
+/* Paints dl into `out` (its size is the canvas), replacing its pixels
+ * with straight RGBA (its premultiplied flag cleared).
  * Items that cannot show (alpha taken to 0 by their colour transform,
  * outside the canvas, no area) are skipped.  Fails with BB_ERR_NOMEM, or
  * BB_ERR_USAGE for a filter outside the enum.
