@@ -14,7 +14,7 @@
 
 static bb_status nomem(bb__sp *sp)
 {
-	return bb_error_set(sp->j.err, BB_ERR_NOMEM, sp->j.file, NULL, "out of memory");
+	return bb_error_set(sp->j->err, BB_ERR_NOMEM, sp->j->file, NULL, "out of memory");
 }
 
 /* ---- deform and sequence ----------------------------------------------- */
@@ -31,26 +31,26 @@ static bb_status deform_timeline(struct bb__sp_anim *am, int slot, int disp, jso
 	bb_status st;
 
 	if (len > 4 * 1000000)
-		return bb__jfail(&sp->j, NULL, "attachment too large");
+		return bb__jfail(sp->j, NULL, "attachment too large");
 	if ((st = bb__sp_read_keys(am, list, len, NULL, NULL, &k)) != BB_OK)
 		goto done;
 	for (i = 0; i < k.n; i++) {
-		size_t mark = bb__jpath_index(&sp->j.path, (size_t)i);
+		size_t mark = bb__jpath_index(&sp->j->path, (size_t)i);
 		double off, x, *v = k.val + (size_t)i * len;
 		json_t *jv;
 		size_t nj;
 
-		if ((st = bb__jnum_range(&sp->j, k.map[i], "offset", 0, 0, len, &off)) != BB_OK ||
-		    (st = bb__jarray(&sp->j, k.map[i], "vertices", 0, &jv)) != BB_OK)
+		if ((st = bb__jnum_range(sp->j, k.map[i], "offset", 0, 0, len, &off)) != BB_OK ||
+		    (st = bb__jarray(sp->j, k.map[i], "vertices", 0, &jv)) != BB_OK)
 			goto done;
 		nj = bb__jsize(jv);
 		if (off != floor(off) || nj > (size_t)(len - (int)off)) {
-			st = bb__jfail(&sp->j, "vertices", "%zu values from offset %g reach "
+			st = bb__jfail(sp->j, "vertices", "%zu values from offset %g reach "
 			               "past the attachment's %d", nj, off, len);
 			goto done;
 		}
 		for (j = 0; j < (int)nj; j++) {
-			if ((st = bb__jnum_at(&sp->j, k.map[i], "vertices", (size_t)j, &x)) != BB_OK)
+			if ((st = bb__jnum_at(sp->j, k.map[i], "vertices", (size_t)j, &x)) != BB_OK)
 				goto done;
 			v[(int)off + j] = bb__sp_f32(x);
 		}
@@ -60,7 +60,7 @@ static bb_status deform_timeline(struct bb__sp_anim *am, int slot, int disp, jso
 
 				v[j] = bb__sp_f32(v[j] + setup) - setup;
 			}
-		bb__jpath_pop(&sp->j.path, mark);
+		bb__jpath_pop(&sp->j->path, mark);
 	}
 	{	/* bb__sp_emit maps at most MAXV values: built here by its rules */
 		int pre = bb__sp_f32(k.time[0]) > 0;      /* zero offsets first */
@@ -102,15 +102,15 @@ static bb_status read_seq_key(bb__sp *sp, json_t *key, double *v, void *user)
 	bb_status s;
 	int i;
 
-	if ((s = bb__jstr(&sp->j, key, "mode", 0, &mode)) != BB_OK ||
-	    (s = bb__jnum_range(&sp->j, key, "index", 0, -1e6, 1e6, &v[1])) != BB_OK ||
-	    (s = bb__jnum_range(&sp->j, key, "delay", *last_delay, -1e6, 1e6, &v[2])) != BB_OK)
+	if ((s = bb__jstr(sp->j, key, "mode", 0, &mode)) != BB_OK ||
+	    (s = bb__jnum_range(sp->j, key, "index", 0, -1e6, 1e6, &v[1])) != BB_OK ||
+	    (s = bb__jnum_range(sp->j, key, "delay", *last_delay, -1e6, 1e6, &v[2])) != BB_OK)
 		return s;
 	v[0] = 0;
 	for (i = 0; mode && i < 7 && strcmp(mode, seq_modes[i]) != 0; i++)
 		;
 	if (mode && i == 7)
-		return bb__jfail(&sp->j, "mode", "unknown sequence mode \"%s\"", mode);
+		return bb__jfail(sp->j, "mode", "unknown sequence mode \"%s\"", mode);
 	v[0] = mode ? i : 0;
 	v[1] = floor(v[1]);
 	*last_delay = v[2];
@@ -149,7 +149,7 @@ static bb_status one_attachment_timeline(struct bb__sp_anim *am, int slot, int d
 		                                  : BB_OK;
 	if (strcmp(kind, "sequence") == 0)
 		return d->seq_count > 0 ? sequence_timeline(am, slot, disp, list) : BB_OK;
-	return bb__jfail(&am->sp->j, NULL, "unknown attachment timeline");
+	return bb__jfail(am->sp->j, NULL, "unknown attachment timeline");
 }
 
 /* attachments (4.x) {skin: {slot: {attachment: {deform|sequence: keys}}}};
@@ -161,7 +161,7 @@ bb_status bb__sp_attachment_timelines(struct bb__sp_anim *am, json_t *map, int v
 	json_t *skin_map, *slot_map, *att_map, *list;
 	bb_status s;
 
-	if ((s = bb__jeach_member(&sp->j, map, NULL, 0, &skins)) != BB_OK)
+	if ((s = bb__jeach_member(sp->j, map, NULL, 0, &skins)) != BB_OK)
 		return s;
 	while (bb__jnext(&skins, &skin_map)) {
 		int skin;
@@ -170,21 +170,21 @@ bb_status bb__sp_attachment_timelines(struct bb__sp_anim *am, json_t *map, int v
 		     strcmp(sp->a->skins[skin].name, skins.key) != 0; skin++)
 			;
 		if (skin == sp->a->nskins)
-			return bb__jfail(&sp->j, NULL, "unknown skin \"%s\"", skins.key);
-		if ((s = bb__jeach_member(&sp->j, skin_map, NULL, 0, &slots)) != BB_OK)
+			return bb__jfail(sp->j, NULL, "unknown skin \"%s\"", skins.key);
+		if ((s = bb__jeach_member(sp->j, skin_map, NULL, 0, &slots)) != BB_OK)
 			return s;
 		while (bb__jnext(&slots, &slot_map)) {
 			int slot = bb__sp_slot(sp, slots.key);
 
 			if (slot < 0)
-				return bb__jfail(&sp->j, NULL, "unknown slot \"%s\"", slots.key);
-			if ((s = bb__jeach_member(&sp->j, slot_map, NULL, 0, &atts)) != BB_OK)
+				return bb__jfail(sp->j, NULL, "unknown slot \"%s\"", slots.key);
+			if ((s = bb__jeach_member(sp->j, slot_map, NULL, 0, &atts)) != BB_OK)
 				return s;
 			while (bb__jnext(&atts, &att_map)) {
 				int j = bb__sp_name_index(sp, slot, atts.key), disp;
 
 				if (j < 0 || sp->a->displays[sp->a->skins[skin].first[slot] + j].inherited)
-					return bb__jfail(&sp->j, NULL, "skin \"%s\" has no attachment "
+					return bb__jfail(sp->j, NULL, "skin \"%s\" has no attachment "
 					                 "\"%s\" in slot \"%s\"", skins.key, atts.key,
 					                 slots.key);
 				disp = sp->a->skins[skin].first[slot] + j;
@@ -194,7 +194,7 @@ bb_status bb__sp_attachment_timelines(struct bb__sp_anim *am, json_t *map, int v
 						return s;
 					continue;
 				}
-				if ((s = bb__jeach_member(&sp->j, att_map, NULL, 0, &kinds)) != BB_OK)
+				if ((s = bb__jeach_member(sp->j, att_map, NULL, 0, &kinds)) != BB_OK)
 					return s;
 				while (bb__jnext(&kinds, &list))
 					if ((s = one_attachment_timeline(am, slot, disp, kinds.key,
@@ -224,12 +224,12 @@ bb_status bb__sp_draw_order(struct bb__sp_anim *am, json_t *list)
 		goto done;
 	}
 	for (i = 0; i < k.n; i++) {
-		size_t mark = bb__jpath_index(&sp->j.path, (size_t)i);
+		size_t mark = bb__jpath_index(&sp->j->path, (size_t)i);
 		bb__jiter it;
 		json_t *e;
 		int orig = 0, un = 0, offs;
 
-		if ((st = bb__jeach(&sp->j, k.map[i], "offsets", 0, &it)) != BB_OK)
+		if ((st = bb__jeach(sp->j, k.map[i], "offsets", 0, &it)) != BB_OK)
 			goto done;
 		offs = it.v != NULL;       /* absent: the setup order */
 		for (j = 0; j < ns; j++)
@@ -239,12 +239,12 @@ bb_status bb__sp_draw_order(struct bb__sp_anim *am, json_t *list)
 			double off;
 			int slot, at;
 
-			if ((st = bb__jexpect_object(&sp->j, e)) != BB_OK ||
-			    (st = bb__jstr(&sp->j, e, "slot", 1, &slot_name)) != BB_OK ||
-			    (st = bb__jnum_range(&sp->j, e, "offset", 0, -ns, ns, &off)) != BB_OK)
+			if ((st = bb__jexpect_object(sp->j, e)) != BB_OK ||
+			    (st = bb__jstr(sp->j, e, "slot", 1, &slot_name)) != BB_OK ||
+			    (st = bb__jnum_range(sp->j, e, "offset", 0, -ns, ns, &off)) != BB_OK)
 				goto done;
 			if ((slot = bb__sp_slot(sp, slot_name)) < 0 || slot < orig) {
-				st = bb__jfail(&sp->j, "slot", slot < 0 ? "unknown slot \"%s\"" :
+				st = bb__jfail(sp->j, "slot", slot < 0 ? "unknown slot \"%s\"" :
 				               "\"%s\" is out of slot order", slot_name);
 				goto done;
 			}
@@ -252,7 +252,7 @@ bb_status bb__sp_draw_order(struct bb__sp_anim *am, json_t *list)
 				unchanged[un++] = orig++;
 			at = orig + (int)off;
 			if (at < 0 || at >= ns || order[at] != -1) {
-				st = bb__jfail(&sp->j, "offset", "moves \"%s\" to %d, outside the "
+				st = bb__jfail(sp->j, "offset", "moves \"%s\" to %d, outside the "
 				               "draw order or onto another slot", slot_name, at);
 				goto done;
 			}
@@ -263,14 +263,14 @@ bb_status bb__sp_draw_order(struct bb__sp_anim *am, json_t *list)
 		for (j = ns - 1; offs && j >= 0; j--)
 			if (order[j] == -1) {
 				if (un <= 0) {
-					st = bb__jfail(&sp->j, "offsets", "the offsets leave a gap");
+					st = bb__jfail(sp->j, "offsets", "the offsets leave a gap");
 					goto done;
 				}
 				order[j] = unchanged[--un];
 			}
 		for (j = 0; j < ns; j++)
 			k.val[(size_t)i * ns + j] = order[j];
-		bb__jpath_pop(&sp->j.path, mark);
+		bb__jpath_pop(&sp->j->path, mark);
 	}
 	{	/* like deform: too long for bb__sp_emit's value map */
 		int pre = bb__sp_f32(k.time[0]) > 0;      /* the setup order first */
@@ -324,14 +324,14 @@ static bb_status event_data(bb__sp *sp, json_t *key, json_t *def, char **out)
 
 		switch (bb__jkind_of(v, NULL)) {
 		case BB_JK_STRING:
-			if ((s = bb__jstr(&sp->j, v, NULL, 1, &str)) != BB_OK)
+			if ((s = bb__jstr(sp->j, v, NULL, 1, &str)) != BB_OK)
 				return s;
 			if (str[0])
 				n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s=%.200s",
 				                      n ? " " : "", fields[i], str);
 			break;
 		case BB_JK_NUMBER:
-			if ((s = bb__jnum(&sp->j, v, NULL, 0, &x)) != BB_OK)
+			if ((s = bb__jnum(sp->j, v, NULL, 0, &x)) != BB_OK)
 				return s;
 			if (x != 0)
 				n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s=%g",
@@ -362,14 +362,14 @@ bb_status bb__sp_events(struct bb__sp_anim *am, json_t *list)
 	if ((st = bb__sp_read_keys(am, list, 0, NULL, NULL, &k)) != BB_OK)
 		goto done;
 	for (i = 0; i < k.n; i++) {
-		size_t mark = bb__jpath_index(&sp->j.path, (size_t)i);
+		size_t mark = bb__jpath_index(&sp->j->path, (size_t)i);
 		const char *name;
 		bb_event *e;
 
-		if ((st = bb__jstr(&sp->j, k.map[i], "name", 1, &name)) != BB_OK)
+		if ((st = bb__jstr(sp->j, k.map[i], "name", 1, &name)) != BB_OK)
 			goto done;
 		if (!bb__jhas_member(defs, name)) {
-			st = bb__jfail(&sp->j, "name", "unknown event \"%s\"", name);
+			st = bb__jfail(sp->j, "name", "unknown event \"%s\"", name);
 			goto done;
 		}
 		if (!bb__grow((void **)&an->events, &am->ev_cap, (size_t)an->nevents + 1,
@@ -388,7 +388,7 @@ bb_status bb__sp_events(struct bb__sp_anim *am, json_t *list)
 			st = nomem(sp);
 			goto done;
 		}
-		bb__jpath_pop(&sp->j.path, mark);
+		bb__jpath_pop(&sp->j->path, mark);
 	}
 	qsort(an->events, (size_t)an->nevents, sizeof *an->events, event_cmp);
 done:

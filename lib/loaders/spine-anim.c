@@ -32,7 +32,7 @@
 
 static bb_status nomem(bb__sp *sp)
 {
-	return bb_error_set(sp->j.err, BB_ERR_NOMEM, sp->j.file, NULL, "out of memory");
+	return bb_error_set(sp->j->err, BB_ERR_NOMEM, sp->j->file, NULL, "out of memory");
 }
 
 /* ---- walking { NAME: { KIND: [keys] } } -------------------------------- */
@@ -56,19 +56,19 @@ static bb_status each_named(struct bb__sp_anim *am, json_t *map, const char *wha
 	json_t *v, *list;
 	bb_status s;
 
-	if ((s = bb__jeach_member(&sp->j, map, NULL, 0, &names)) != BB_OK)
+	if ((s = bb__jeach_member(sp->j, map, NULL, 0, &names)) != BB_OK)
 		return s;
 	while (bb__jnext(&names, &v)) {
 		int idx = find(sp, names.key);
 
 		if (idx == UNKNOWN)
-			return bb__jfail(&sp->j, NULL, "unknown %s \"%s\"", what, names.key);
+			return bb__jfail(sp->j, NULL, "unknown %s \"%s\"", what, names.key);
 		if (!nested) {
 			if ((s = fn(am, idx, NULL, v)) != BB_OK)
 				return s;
 			continue;
 		}
-		if ((s = bb__jeach_member(&sp->j, v, NULL, 0, &kinds)) != BB_OK)
+		if ((s = bb__jeach_member(sp->j, v, NULL, 0, &kinds)) != BB_OK)
 			return s;
 		while (bb__jnext(&kinds, &list))
 			if ((s = fn(am, idx, kinds.key, list)) != BB_OK)
@@ -91,12 +91,12 @@ static bb_status attachment_timeline(struct bb__sp_anim *am, int slot, json_t *l
 		goto done;
 	for (i = 0; i < (size_t)k.n; i++) {
 		const char *name;
-		size_t mark = bb__jpath_index(&sp->j.path, i);
+		size_t mark = bb__jpath_index(&sp->j->path, i);
 
-		if ((st = bb__jstr(&sp->j, k.map[i], "name", 0, &name)) != BB_OK)
+		if ((st = bb__jstr(sp->j, k.map[i], "name", 0, &name)) != BB_OK)
 			goto done;
 		k.val[i] = bb__sp_name_index(sp, slot, name);
-		bb__jpath_pop(&sp->j.path, mark);
+		bb__jpath_pop(&sp->j->path, mark);
 	}
 	bb__sp_spec_init(&s, BB_TL_SLOT_DISPLAY, slot, 1);
 	s.stepped = 1;
@@ -175,7 +175,7 @@ static bb_status slot_timeline(struct bb__sp_anim *am, int slot, const char *kin
 	                 strcmp(kind, "rgb2") == 0)) ||
 	    (sp->v3 && (strcmp(kind, "color") == 0 || strcmp(kind, "twoColor") == 0)))
 		return tint_timeline(am, slot, list, kind);
-	return bb__jfail(&sp->j, NULL, "unknown slot timeline");
+	return bb__jfail(sp->j, NULL, "unknown slot timeline");
 }
 
 /* ---- bone timelines ---------------------------------------------------- */
@@ -237,9 +237,9 @@ static bb_status bone_timeline(struct bb__sp_anim *am, int bone, const char *kin
 		one_prop = kind[5] == 'x' ? BB_PROP_SHEAR : BB_PROP_SKEW;
 		sc = BB__DEG;
 	} else if (!sp->v3 && strcmp(kind, "inherit") == 0) {
-		return bb__jfail(&sp->j, NULL, "internal: inherit");
+		return bb__jfail(sp->j, NULL, "internal: inherit");
 	} else {
-		return bb__jfail(&sp->j, NULL, "unknown bone timeline");
+		return bb__jfail(sp->j, NULL, "unknown bone timeline");
 	}
 	if (one_prop >= 0)
 		p1 = (bb_prop)one_prop;
@@ -272,7 +272,7 @@ bb_inherit bb__sp_inherit(int i);
 static bb_status read_inherit(bb__sp *sp, json_t *key, double *v, void *user)
 {
 	const char *name;
-	bb_status s = bb__jstr(&sp->j, key, "inherit", 0, &name);
+	bb_status s = bb__jstr(sp->j, key, "inherit", 0, &name);
 	int i;
 
 	(void)user;
@@ -284,7 +284,7 @@ static bb_status read_inherit(bb__sp *sp, json_t *key, double *v, void *user)
 			v[0] = bb__sp_inherit(i);
 			return BB_OK;
 		}
-	return bb__jfail(&sp->j, "inherit", "unknown value \"%s\"", name);
+	return bb__jfail(sp->j, "inherit", "unknown value \"%s\"", name);
 }
 
 static int find_bone(const bb__sp *sp, const char *name)
@@ -336,9 +336,9 @@ static bb_status read_ik_key(bb__sp *sp, json_t *key, double *v, void *user)
 	(void)user;
 	if ((s = bb__sp_num(sp, key, "mix", 1, &v[0])) != BB_OK ||
 	    (s = bb__sp_num(sp, key, "softness", 0, &v[1])) != BB_OK ||
-	    (s = bb__jbool(&sp->j, key, "bendPositive", 1, &b)) != BB_OK ||
-	    (s = bb__jbool(&sp->j, key, "compress", 0, &c)) != BB_OK ||
-	    (s = bb__jbool(&sp->j, key, "stretch", 0, &st)) != BB_OK)
+	    (s = bb__jbool(sp->j, key, "bendPositive", 1, &b)) != BB_OK ||
+	    (s = bb__jbool(sp->j, key, "compress", 0, &c)) != BB_OK ||
+	    (s = bb__jbool(sp->j, key, "stretch", 0, &st)) != BB_OK)
 		return s;
 	v[2] = b ? 1 : -1;
 	v[3] = c;
@@ -490,7 +490,7 @@ static bb_status path_timeline(struct bb__sp_anim *am, int c, const char *kind,
 		if (s == BB_OK)
 			s = con_emit(am, &k, c, BB_CP_PATH_ROTATE, 0, 3, 0, -1);
 	} else {
-		return bb__jfail(&sp->j, NULL, "unknown path constraint timeline");
+		return bb__jfail(sp->j, NULL, "unknown path constraint timeline");
 	}
 	bb__sp_free_keys(&k);
 	return s;
@@ -516,7 +516,7 @@ static bb_status physics_timeline(struct bb__sp_anim *am, int c, const char *kin
 		struct bb__sp_spec sc;
 
 		if (sp->a->cons[i].kind != BB_CON_PHYSICS || (c >= 0 && i != c) ||
-		    (c < 0 && p < BB_SP_NPHYS && !(sp->phys_global[i] & (1u << p))))
+		    (c < 0 && p < BB_SP_NPHYS && !(sp->cons[i].phys_global & (1u << p))))
 			continue;
 		if (p == BB_SP_NPHYS) {
 			bb__sp_spec_init(&sc, BB_TL_PHYSICS_RESET, c, 1);
@@ -583,7 +583,7 @@ static bb_status read_animation(struct bb__sp_anim *am, json_t *map)
 	json_t *v;
 	bb_status s;
 
-	if ((s = bb__jexpect_object(&sp->j, map)) != BB_OK)
+	if ((s = bb__jexpect_object(sp->j, map)) != BB_OK)
 		return s;
 	for (i = 0; i < nparts; i++) {
 		enum part part = parts[i].part;
@@ -591,21 +591,21 @@ static bb_status read_animation(struct bb__sp_anim *am, json_t *map)
 
 		if (!(v = bb__jget(map, parts[i].name)))
 			continue;
-		mark = bb__jpath_key(&sp->j.path, parts[i].name);
+		mark = bb__jpath_key(&sp->j->path, parts[i].name);
 		if (part >= P_IK && part <= P_DEFORM && bb__jkind_of(v, NULL) != BB_JK_OBJECT)
-			return bb__jfail(&sp->j, NULL, "expected an object, found %s",
+			return bb__jfail(sp->j, NULL, "expected an object, found %s",
 			                 bb__json_type_name(v));
 		if ((s = read_part(am, part, v)) != BB_OK)
 			return s;
-		bb__jpath_pop(&sp->j.path, mark);
+		bb__jpath_pop(&sp->j->path, mark);
 	}
-	if ((s = bb__jeach_member(&sp->j, map, NULL, 0, &it)) != BB_OK)
+	if ((s = bb__jeach_member(sp->j, map, NULL, 0, &it)) != BB_OK)
 		return s;
 	while (bb__jnext(&it, &v)) {
 		for (i = 0; i < nparts && strcmp(it.key, parts[i].name) != 0; i++)
 			;
 		if (i == nparts)
-			return bb__jfail(&sp->j, NULL, "unknown animation part");
+			return bb__jfail(sp->j, NULL, "unknown animation part");
 	}
 	return BB_OK;
 }
@@ -618,11 +618,11 @@ bb_status bb__sp_read_animations(bb__sp *sp)
 	size_t n;
 	bb_status s;
 
-	if ((s = bb__jeach_member(&sp->j, sp->root, "animations", 0, &it)) != BB_OK)
+	if ((s = bb__jeach_member(sp->j, sp->root, "animations", 0, &it)) != BB_OK)
 		return s;
 	n = it.n;
 	if (n > 10000)
-		return bb__jlimit(&sp->j, NULL, "%zu animations exceed the limit of 10000", n);
+		return bb__jlimit(sp->j, NULL, "%zu animations exceed the limit of 10000", n);
 	if (!(a->anims = bb__calloc(n ? n : 1, sizeof *a->anims)))
 		return nomem(sp);
 	a->default_anim = n ? 0 : -1;

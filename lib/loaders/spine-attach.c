@@ -15,11 +15,6 @@
 
 enum { MAX_VERTS = 1000000 };
 
-static bb_status nomem(bb__sp *sp)
-{
-	return bb_error_set(sp->j.err, BB_ERR_NOMEM, sp->j.file, NULL, "out of memory");
-}
-
 /* ---- vertices ---------------------------------------------------------- */
 
 /* Spine's vertices: nverts (x, y) pairs, or per vertex a bone count and
@@ -34,13 +29,13 @@ bb_status bb__sp_read_vertices(bb__sp *sp, json_t *map, int nverts, bb_display *
 	int v, k, total = 0;
 	bb_status s;
 
-	if ((s = bb__jarray(&sp->j, map, "vertices", 1, &jv)) != BB_OK)
+	if ((s = bb__jarray(sp->j, map, "vertices", 1, &jv)) != BB_OK)
 		return s;
 	len = bb__jsize(jv);
-	if (!(val = bb__calloc(len + 1, sizeof *val)))
-		return nomem(sp);
+	if (!(val = bb__calloc(len, sizeof *val)))
+		return bb__build_nomem(sp->b);
 	for (i = 0; i < len; i++) {
-		if ((s = bb__jnum_at(&sp->j, map, "vertices", i, &val[i])) != BB_OK)
+		if ((s = bb__jnum_at(sp->j, map, "vertices", i, &val[i])) != BB_OK)
 			goto done;
 		if (!(fabs(val[i]) < 1e9)) {
 			s = bb__sp_fail_at(sp, "vertices", i, "%g is too large", val[i]);
@@ -49,10 +44,8 @@ bb_status bb__sp_read_vertices(bb__sp *sp, json_t *map, int nverts, bb_display *
 	}
 	d->u.mesh.nverts = nverts;
 	if (len == (size_t)nverts * 2) {
-		if (!(d->u.mesh.verts = bb__calloc((size_t)nverts, sizeof *d->u.mesh.verts))) {
-			s = nomem(sp);
+		if ((s = bb__build_verts(sp->b, d, nverts)) != BB_OK)
 			goto done;
-		}
 		for (v = 0; v < nverts; v++) {
 			d->u.mesh.verts[v].x = bb__sp_f32(val[2 * v]);
 			d->u.mesh.verts[v].y = bb__sp_f32(val[2 * v + 1]);
@@ -75,18 +68,11 @@ bb_status bb__sp_read_vertices(bb__sp *sp, json_t *map, int nverts, bb_display *
 		i += 1 + 4 * (size_t)n;
 	}
 	if (v != nverts) {
-		s = bb__jfail(&sp->j, "vertices", "%d vertices, expected %d", v, nverts);
+		s = bb__jfail(sp->j, "vertices", "%d vertices, expected %d", v, nverts);
 		goto done;
 	}
-	d->u.mesh.wcount = bb__calloc((size_t)nverts, sizeof *d->u.mesh.wcount);
-	d->u.mesh.wbone = bb__calloc((size_t)total, sizeof *d->u.mesh.wbone);
-	d->u.mesh.wweight = bb__calloc((size_t)total, sizeof *d->u.mesh.wweight);
-	d->u.mesh.wpos = bb__calloc((size_t)total, sizeof *d->u.mesh.wpos);
-	if (!d->u.mesh.wcount || !d->u.mesh.wbone || !d->u.mesh.wweight || !d->u.mesh.wpos) {
-		s = nomem(sp);
+	if ((s = bb__build_weights(sp->b, d, nverts, total)) != BB_OK)
 		goto done;
-	}
-	d->u.mesh.ninfluences = total;
 	for (i = 0, v = 0; v < nverts; v++) {
 		int n = (int)val[i++];
 
@@ -113,12 +99,12 @@ done:
 bb_status bb__sp_vertex_count(bb__sp *sp, json_t *map, int *n)
 {
 	double v;
-	bb_status s = bb__jnum_range(&sp->j, map, "vertexCount", -1, 0, MAX_VERTS, &v);
+	bb_status s = bb__jnum_range(sp->j, map, "vertexCount", -1, 0, MAX_VERTS, &v);
 
 	if (s != BB_OK)
 		return s;
 	if (v < 0 || v != floor(v))
-		return bb__jfail(&sp->j, "vertexCount", v < 0 ? "missing" : "not an integer");
+		return bb__jfail(sp->j, "vertexCount", v < 0 ? "missing" : "not an integer");
 	*n = (int)v;
 	return BB_OK;
 }
@@ -128,12 +114,12 @@ bb_status bb__sp_vertex_count(bb__sp *sp, json_t *map, int *n)
 bb_status bb__sp_tint(bb__sp *sp, json_t *map, bb_display *d)
 {
 	const char *c;
-	bb_status s = bb__jstr(&sp->j, map, "color", 0, &c);
+	bb_status s = bb__jstr(sp->j, map, "color", 0, &c);
 
 	if (s != BB_OK || !c)
 		return s;
 	if (!bb__sp_color(c, &d->tint))
-		return bb__jfail(&sp->j, "color", "\"%s\" is not a colour rrggbbaa", c);
+		return bb__jfail(sp->j, "color", "\"%s\" is not a colour rrggbbaa", c);
 	d->has_tint = d->tint.r != 1 || d->tint.g != 1 || d->tint.b != 1 || d->tint.a != 1;
 	return BB_OK;
 }
@@ -246,7 +232,7 @@ const bb__sp_region * bb__sp_find_region(bb__sp *sp, const char *path)
 	if (!r && sp->have_atlas) {
 		sp->missing_regions++;
 		if (sp->missing_regions == 1)
-			bb__model_warn(sp->m, "%s: no atlas region \"%s\"", sp->j.file, path);
+			bb__model_warn(sp->m, "%s: no atlas region \"%s\"", sp->j->file, path);
 	}
 	return r;
 }
@@ -263,12 +249,12 @@ bb_status bb__sp_read_region(bb__sp *sp, json_t *map, const char *path,
 	    (s = bb__sp_num(sp, map, "scaleX", 1, &g.sx)) != BB_OK ||
 	    (s = bb__sp_num(sp, map, "scaleY", 1, &g.sy)) != BB_OK ||
 	    (s = bb__sp_num(sp, map, "rotation", 0, &g.rotation)) != BB_OK ||
-	    (s = bb__jnum_range(&sp->j, map, "width", -1, 0, 1e7, &g.w)) != BB_OK ||
-	    (s = bb__jnum_range(&sp->j, map, "height", -1, 0, 1e7, &g.h)) != BB_OK ||
+	    (s = bb__jnum_range(sp->j, map, "width", -1, 0, 1e7, &g.w)) != BB_OK ||
+	    (s = bb__jnum_range(sp->j, map, "height", -1, 0, 1e7, &g.h)) != BB_OK ||
 	    (s = bb__sp_tint(sp, map, d)) != BB_OK)
 		return s;
 	if (g.w < 0 || g.h < 0)
-		return bb__jfail(&sp->j, g.w < 0 ? "width" : "height", "missing");
+		return bb__jfail(sp->j, g.w < 0 ? "width" : "height", "missing");
 	if ((r = bb__sp_find_region(sp, path)) != NULL)
 		region_quad(sp, &g, r, d);
 	return BB_OK;
@@ -284,46 +270,6 @@ void bb__sp_clear_geometry(bb_display *d)
 	bb__display_clear(d);
 }
 
-static void *dup_array(const void *p, size_t n, size_t size, int *ok)
-{
-	void *q;
-
-	if (!p || n == 0)
-		return NULL;
-	if (!(q = bb__calloc(n, size))) {
-		*ok = 0;
-		return NULL;
-	}
-	memcpy(q, p, n * size);
-	return q;
-}
-
-/* A deep copy of src's geometry and fields into dst (dst's name kept). */
-int bb__sp_copy_display(bb_display *dst, const bb_display *src)
-{
-	char *name = dst->name;
-	int ok = 1, inf = src->u.mesh.ninfluences, nv = src->u.mesh.nverts;
-
-	*dst = *src;
-	dst->name = name;
-	if (src->kind != BB_DISPLAY_MESH && src->kind != BB_DISPLAY_CLIP &&
-	    src->kind != BB_DISPLAY_PATH)
-		return 1;
-	dst->u.mesh.verts = dup_array(src->u.mesh.verts, (size_t)nv, sizeof(bb_vec2), &ok);
-	dst->u.mesh.uvs = dup_array(src->u.mesh.uvs, (size_t)nv, sizeof(bb_vec2), &ok);
-	dst->u.mesh.indices = dup_array(src->u.mesh.indices, (size_t)src->u.mesh.nindices,
-	                                sizeof(int), &ok);
-	dst->u.mesh.wcount = dup_array(src->u.mesh.wcount, (size_t)nv, sizeof(int), &ok);
-	dst->u.mesh.wbone = dup_array(src->u.mesh.wbone, (size_t)inf, sizeof(int), &ok);
-	dst->u.mesh.wweight = dup_array(src->u.mesh.wweight, (size_t)inf, sizeof(double), &ok);
-	dst->u.mesh.wpos = dup_array(src->u.mesh.wpos, (size_t)inf, sizeof(bb_vec2), &ok);
-	dst->u.mesh.lengths = dup_array(src->u.mesh.lengths, (size_t)src->u.mesh.nlengths,
-	                                sizeof(double), &ok);
-	if (!ok)
-		bb__sp_clear_geometry(dst);
-	return ok;
-}
-
 /* A mesh's own geometry: vertices, triangles, and the region uvs (kept in
  * pd until the region is known). */
 bb_status bb__sp_read_mesh(bb__sp *sp, json_t *map, float **ruv, int *nruv, bb_display *d)
@@ -333,33 +279,31 @@ bb_status bb__sp_read_mesh(bb__sp *sp, json_t *map, float **ruv, int *nruv, bb_d
 	double x;
 	bb_status s;
 
-	if ((s = bb__jarray(&sp->j, map, "uvs", 1, &juv)) != BB_OK ||
-	    (s = bb__jarray(&sp->j, map, "triangles", 1, &jtri)) != BB_OK)
+	if ((s = bb__jarray(sp->j, map, "uvs", 1, &juv)) != BB_OK ||
+	    (s = bb__jarray(sp->j, map, "triangles", 1, &jtri)) != BB_OK)
 		return s;
 	n = bb__jsize(juv);
 	nt = bb__jsize(jtri);
 	if (n % 2 || n / 2 > MAX_VERTS)
-		return bb__jfail(&sp->j, "uvs", "%zu values is not 2 per vertex", n);
+		return bb__jfail(sp->j, "uvs", "%zu values is not 2 per vertex", n);
 	if (nt % 3 || nt > 3 * (size_t)MAX_VERTS)
-		return bb__jfail(&sp->j, "triangles", "%zu indices is not 3 per triangle", nt);
+		return bb__jfail(sp->j, "triangles", "%zu indices is not 3 per triangle", nt);
 	d->kind = BB_DISPLAY_MESH;
 	d->local = bb_affine_identity();
 	if ((s = bb__sp_read_vertices(sp, map, (int)(n / 2), d)) != BB_OK)
 		return s;
-	d->u.mesh.nindices = (int)nt;
-	*ruv = bb__calloc(n ? n : 1, sizeof **ruv);
-	d->u.mesh.uvs = bb__calloc(n / 2 + 1, sizeof *d->u.mesh.uvs);
-	d->u.mesh.indices = bb__calloc(nt + 1, sizeof *d->u.mesh.indices);
-	if (!*ruv || !d->u.mesh.uvs || !d->u.mesh.indices)
-		return nomem(sp);
+	if ((s = bb__build_triangles(sp->b, d, (int)(n / 2), (int)nt)) != BB_OK)
+		return s;
+	if (!(*ruv = bb__calloc(n, sizeof **ruv)))
+		return bb__build_nomem(sp->b);
 	*nruv = (int)n;
 	for (i = 0; i < n; i++) {
-		if ((s = bb__jnum_at(&sp->j, map, "uvs", i, &x)) != BB_OK)
+		if ((s = bb__jnum_at(sp->j, map, "uvs", i, &x)) != BB_OK)
 			return s;
 		(*ruv)[i] = (float)x;
 	}
 	for (i = 0; i < nt; i++) {
-		if ((s = bb__jnum_at(&sp->j, map, "triangles", i, &x)) != BB_OK)
+		if ((s = bb__jnum_at(sp->j, map, "triangles", i, &x)) != BB_OK)
 			return s;
 		if (x < 0 || x >= (double)(n / 2) || x != floor(x))
 			return bb__sp_fail_at(sp, "triangles", i, "vertex index %g out of range "
@@ -401,25 +345,24 @@ bb_status bb__sp_read_clip_or_path(bb__sp *sp, json_t *map, int path, bb_display
 
 		d->kind = BB_DISPLAY_CLIP;
 		d->u.mesh.clip_end = -1;
-		if ((s = bb__jstr(&sp->j, map, "end", 0, &end)) != BB_OK)
+		if ((s = bb__jstr(sp->j, map, "end", 0, &end)) != BB_OK)
 			return s;
 		if (end && (d->u.mesh.clip_end = bb__sp_slot(sp, end)) < 0)
-			return bb__jfail(&sp->j, "end", "unknown slot \"%s\"", end);
+			return bb__jfail(sp->j, "end", "unknown slot \"%s\"", end);
 		return BB_OK;
 	}
 	d->kind = BB_DISPLAY_PATH;
 	if (n % 3)
-		return bb__jfail(&sp->j, "vertexCount", "%d is not 3 per curve", n);
-	if ((s = bb__jbool(&sp->j, map, "closed", 0, &d->u.mesh.closed)) != BB_OK ||
-	    (s = bb__jbool(&sp->j, map, "constantSpeed", 1, &d->u.mesh.constant_speed)) != BB_OK ||
-	    (s = bb__jarray(&sp->j, map, "lengths", 1, &jl)) != BB_OK)
+		return bb__jfail(sp->j, "vertexCount", "%d is not 3 per curve", n);
+	if ((s = bb__jbool(sp->j, map, "closed", 0, &d->u.mesh.closed)) != BB_OK ||
+	    (s = bb__jbool(sp->j, map, "constantSpeed", 1, &d->u.mesh.constant_speed)) != BB_OK ||
+	    (s = bb__jarray(sp->j, map, "lengths", 1, &jl)) != BB_OK)
 		return s;
-	d->u.mesh.nlengths = n / 3;
-	if (!(d->u.mesh.lengths = bb__calloc((size_t)n / 3 + 1, sizeof *d->u.mesh.lengths)))
-		return nomem(sp);
+	if ((s = bb__build_lengths(sp->b, d, n / 3)) != BB_OK)
+		return s;
 	/* the runtime reads vertexCount / 3 of them */
 	for (i = 0; i < bb__jsize(jl) && i < (size_t)n / 3; i++) {
-		if ((s = bb__jnum_at(&sp->j, map, "lengths", i, &len)) != BB_OK)
+		if ((s = bb__jnum_at(sp->j, map, "lengths", i, &len)) != BB_OK)
 			return s;
 		d->u.mesh.lengths[i] = len;
 	}

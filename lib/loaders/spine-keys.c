@@ -15,7 +15,7 @@
 
 static bb_status nomem(bb__sp *sp)
 {
-	return bb_error_set(sp->j.err, BB_ERR_NOMEM, sp->j.file, NULL, "out of memory");
+	return bb_error_set(sp->j->err, BB_ERR_NOMEM, sp->j->file, NULL, "out of memory");
 }
 
 void bb__sp_free_keys(struct bb__sp_keys *k)
@@ -40,7 +40,7 @@ static bb_status read_curve(bb__sp *sp, json_t *key, unsigned char *out)
 	if (kind == BB_JK_ABSENT)
 		return BB_OK;
 	if (kind == BB_JK_STRING) {
-		if ((s = bb__jstr(&sp->j, key, "curve", 1, &name)) != BB_OK)
+		if ((s = bb__jstr(sp->j, key, "curve", 1, &name)) != BB_OK)
 			return s;
 		if (strcmp(name, "stepped") == 0) {
 			*out = BB_SP_STEPPED;
@@ -51,7 +51,7 @@ static bb_status read_curve(bb__sp *sp, json_t *key, unsigned char *out)
 		*out = BB_SP_BEZIER;
 		return BB_OK;
 	}
-	return bb__jfail(&sp->j, "curve", "expected \"stepped\" or %s, found %s",
+	return bb__jfail(sp->j, "curve", "expected \"stepped\" or %s, found %s",
 	                 sp->v3 ? "a number" : "an array", bb__jkind_name(kind));
 }
 
@@ -66,11 +66,11 @@ bb_status bb__sp_read_keys(struct bb__sp_anim *am, json_t *list, int nv, bb__sp_
 
 	memset(k, 0, sizeof *k);
 	if (bb__jkind_of(list, NULL) != BB_JK_ARRAY)
-		return bb__jfail(&sp->j, NULL, "expected an array of keys, found %s",
+		return bb__jfail(sp->j, NULL, "expected an array of keys, found %s",
 		                 bb__json_type_name(list));
 	n = bb__jsize(list);
 	if ((long)n > (long)sp->ctx->opts->max_keys - am->keys)
-		return bb_error_set(sp->j.err, BB_ERR_LIMIT, sp->j.file, sp->j.path.buf,
+		return bb_error_set(sp->j->err, BB_ERR_LIMIT, sp->j->file, sp->j->path.buf,
 		                    "more than %d keys in the animation",
 		                    sp->ctx->opts->max_keys);
 	am->keys += (long)n;
@@ -81,15 +81,15 @@ bb_status bb__sp_read_keys(struct bb__sp_anim *am, json_t *list, int nv, bb__sp_
 	k->map = bb__calloc(n + 1, sizeof *k->map);
 	if (!k->time || !k->val || !k->curve || !k->map)
 		return nomem(sp);
-	if ((s = bb__jeach(&sp->j, list, NULL, 0, &it)) != BB_OK)
+	if ((s = bb__jeach(sp->j, list, NULL, 0, &it)) != BB_OK)
 		return s;
 	while (bb__jnext(&it, &key)) {
 		i = it.index;
-		if ((s = bb__jexpect_object(&sp->j, key)) != BB_OK ||
-		    (s = bb__jnum_range(&sp->j, key, "time", 0, 0, 1e6, &k->time[i])) != BB_OK)
+		if ((s = bb__jexpect_object(sp->j, key)) != BB_OK ||
+		    (s = bb__jnum_range(sp->j, key, "time", 0, 0, 1e6, &k->time[i])) != BB_OK)
 			return s;
 		if (i && bb__sp_f32(k->time[i]) < bb__sp_f32(k->time[i - 1]))
-			return bb__jfail(&sp->j, "time", "%g is before the previous key's %g",
+			return bb__jfail(sp->j, "time", "%g is before the previous key's %g",
 			                 k->time[i], k->time[i - 1]);
 		if ((fn && (s = fn(sp, key, k->val + i * (size_t)nv, user)) != BB_OK) ||
 		    (s = read_curve(sp, key, &k->curve[i])) != BB_OK)
@@ -158,7 +158,7 @@ bb_status bb__sp_curve_nums(bb__sp *sp, json_t *key, int vi, double *h)
 	bb_status s;
 
 	for (k = 0; k < 4; k++)
-		if ((s = bb__jnum_at(&sp->j, key, "curve", (size_t)(4 * vi + k), &h[k])) != BB_OK)
+		if ((s = bb__jnum_at(sp->j, key, "curve", (size_t)(4 * vi + k), &h[k])) != BB_OK)
 			return s;
 	return BB_OK;
 }
@@ -171,10 +171,10 @@ bb_status bb__sp_curve38(bb__sp *sp, json_t *key, double *h)
 
 	if (bb__jkind_of(key, "curve") == BB_JK_ARRAY)
 		return bb__sp_curve_nums(sp, key, 0, h);
-	if ((s = bb__jnum(&sp->j, key, "curve", 0, &h[0])) != BB_OK ||
-	    (s = bb__jnum(&sp->j, key, "c2", 0, &h[1])) != BB_OK ||
-	    (s = bb__jnum(&sp->j, key, "c3", 1, &h[2])) != BB_OK ||
-	    (s = bb__jnum(&sp->j, key, "c4", 1, &h[3])) != BB_OK)
+	if ((s = bb__jnum(sp->j, key, "curve", 0, &h[0])) != BB_OK ||
+	    (s = bb__jnum(sp->j, key, "c2", 0, &h[1])) != BB_OK ||
+	    (s = bb__jnum(sp->j, key, "c3", 1, &h[2])) != BB_OK ||
+	    (s = bb__jnum(sp->j, key, "c4", 1, &h[3])) != BB_OK)
 		return s;
 	return BB_OK;
 }
@@ -208,7 +208,7 @@ bb_status bb__sp_percent_curve(struct bb__sp_anim *am, const struct bb__sp_keys 
 	bb__sp *sp = am->sp;
 	double h[4], t0 = bb__sp_f32(k->time[i]), t1 = bb__sp_f32(k->time[i + 1]);
 	int off = bb__sp_add_table(am, 18), q;
-	size_t mark = bb__jpath_index(&sp->j.path, (size_t)i);
+	size_t mark = bb__jpath_index(&sp->j->path, (size_t)i);
 	float *pts;
 	bb_status s;
 
@@ -227,7 +227,7 @@ bb_status bb__sp_percent_curve(struct bb__sp_anim *am, const struct bb__sp_keys 
 			return s;
 		bb__sp_bezier9(k->time[i], 0, h[0], h[1], h[2], h[3], k->time[i + 1], 1, 1, pts);
 	}
-	bb__jpath_pop(&sp->j.path, mark);
+	bb__jpath_pop(&sp->j->path, mark);
 	ip->kind = BB_INTERP_BEZIER_PERCENT;
 	ip->table = off;
 	ip->ntable = 18;
@@ -241,7 +241,7 @@ static bb_status value_curves(struct bb__sp_anim *am, const struct bb__sp_keys *
 {
 	bb__sp *sp = am->sp;
 	int off = bb__sp_add_table(am, 18 * spec->nv), q, v;
-	size_t mark = bb__jpath_index(&sp->j.path, (size_t)i);
+	size_t mark = bb__jpath_index(&sp->j->path, (size_t)i);
 	bb_status s;
 
 	if (off < 0)
@@ -259,7 +259,7 @@ static bb_status value_curves(struct bb__sp_anim *am, const struct bb__sp_keys *
 		for (q = 0; q < 9; q++)
 			pts[2 * q + 1] = (float)(pts[2 * q + 1] * spec->scale[v]);
 	}
-	bb__jpath_pop(&sp->j.path, mark);
+	bb__jpath_pop(&sp->j->path, mark);
 	ip->kind = BB_INTERP_BEZIER;
 	ip->table = off;
 	ip->ntable = 18 * spec->nv;
@@ -350,10 +350,10 @@ bb_status bb__sp_read_color(bb__sp *sp, json_t *key, double *v, void *user)
 	int n = 0;
 	bb_status s;
 
-	if ((s = bb__jstr(&sp->j, key, cs->light, 1, &hex)) != BB_OK)
+	if ((s = bb__jstr(sp->j, key, cs->light, 1, &hex)) != BB_OK)
 		return s;
 	if (!bb__sp_color(hex, &c))
-		return bb__jfail(&sp->j, cs->light, "\"%s\" is not a colour", hex);
+		return bb__jfail(sp->j, cs->light, "\"%s\" is not a colour", hex);
 	v[n++] = c.r;
 	v[n++] = c.g;
 	v[n++] = c.b;
@@ -361,10 +361,10 @@ bb_status bb__sp_read_color(bb__sp *sp, json_t *key, double *v, void *user)
 		v[n++] = c.a;
 	if (!cs->dark)
 		return BB_OK;
-	if ((s = bb__jstr(&sp->j, key, cs->dark, 1, &hex)) != BB_OK)
+	if ((s = bb__jstr(sp->j, key, cs->dark, 1, &hex)) != BB_OK)
 		return s;
 	if (!bb__sp_color(hex, &c))
-		return bb__jfail(&sp->j, cs->dark, "\"%s\" is not a colour", hex);
+		return bb__jfail(sp->j, cs->dark, "\"%s\" is not a colour", hex);
 	v[n++] = c.r;
 	v[n++] = c.g;
 	v[n] = c.b;

@@ -25,8 +25,6 @@
 #include "loaders/spine.h"
 
 
-enum { MAX_VERTS = 1000000 };
-
 /* What pass 1 left for later, per run display. */
 struct pend {
 	json_t *j;             /* the attachment's JSON (NULL: none here) */
@@ -37,21 +35,21 @@ struct pend {
 	int nruv;
 };
 
+/* One skin of the file. */
+struct skin_src {
+	json_t *att;           /* attachments object (may be NULL) */
+	const char *name;
+	int index;             /* its place in the skins array, -1: an object
+	                          of skins (3.7) */
+};
+
 struct skins {
 	bb__sp *sp;
 	int nskins, total;     /* skins, names over all slots */
-	json_t **att;          /* per skin: attachments object (may be NULL) */
-	const char **name;     /* per skin */
-	int *index;            /* per skin: its place in the skins array, -1:
-	                          an object of skins (3.7) */
+	struct skin_src *src;  /* per skin */
 	struct pend *pend;     /* nskins * total */
 	int *slot_base;        /* per slot: offset of its names */
 };
-
-static bb_status nomem(bb__sp *sp)
-{
-	return bb_error_set(sp->j.err, BB_ERR_NOMEM, sp->j.file, NULL, "out of memory");
-}
 
 static int run_index(const struct skins *sk, int skin, int slot, int name)
 {
@@ -67,10 +65,10 @@ static bb_status add_name(bb__sp *sp, int slot, const char *name)
 	if (bb__sp_name_index(sp, slot, name) >= 0)
 		return BB_OK;
 	if (nm->n >= 100000)
-		return bb__jfail(&sp->j, NULL, "too many attachments");
+		return bb__jfail(sp->j, NULL, "too many attachments");
 	if (!bb__grow((void **)&nm->names, &nm->cap, (size_t)nm->n + 1, sizeof *nm->names) ||
 	    !(nm->names[nm->n] = bb__strdup(name)))
-		return nomem(sp);
+		return bb__build_nomem(sp->b);
 	nm->n++;
 	sp->nnames++;
 	return BB_OK;
@@ -91,9 +89,7 @@ static void add_skin(struct skins *sk, json_t *att, const char *nm, int index,
 	} else {
 		sk->nskins++;
 	}
-	sk->att[k] = att;
-	sk->name[k] = nm;
-	sk->index[k] = index;
+	sk->src[k] = (struct skin_src){ att, nm, index };
 }
 
 /* The skins list (3.8/4.x array of {name, attachments}; 3.7 object of
@@ -108,31 +104,27 @@ static bb_status collect_skins(struct skins *sk)
 	bb_status s;
 
 	if (kind != BB_JK_ABSENT && kind != BB_JK_ARRAY && kind != BB_JK_OBJECT)
-		return bb__jfail(&sp->j, "skins", "expected an array, found %s",
+		return bb__jfail(sp->j, "skins", "expected an array, found %s",
 		                 bb__jkind_name(kind));
-	s = kind == BB_JK_OBJECT ? bb__jeach_member(&sp->j, sp->root, "skins", 0, &it)
-	                         : bb__jeach(&sp->j, sp->root, "skins", 0, &it);
+	s = kind == BB_JK_OBJECT ? bb__jeach_member(sp->j, sp->root, "skins", 0, &it)
+	                         : bb__jeach(sp->j, sp->root, "skins", 0, &it);
 	if (s != BB_OK)
 		return s;
 	if (it.n > 10000)
-		return bb__jlimit(&sp->j, NULL, "%zu skins exceed the limit of 10000", it.n);
+		return bb__jlimit(sp->j, NULL, "%zu skins exceed the limit of 10000", it.n);
 	sk->nskins = 1;
-	sk->att = bb__calloc(it.n + 1, sizeof *sk->att);
-	sk->name = bb__calloc(it.n + 1, sizeof *sk->name);
-	sk->index = bb__calloc(it.n + 1, sizeof *sk->index);
-	if (!sk->att || !sk->name || !sk->index)
-		return nomem(sp);
-	sk->name[0] = "default";
-	sk->index[0] = -1;
+	if (!(sk->src = bb__calloc(it.n + 1, sizeof *sk->src)))
+		return bb__build_nomem(sp->b);
+	sk->src[0] = (struct skin_src){ NULL, "default", -1 };
 	while (bb__jnext(&it, &v)) {
 		const char *nm = it.key;
 		json_t *att = v;
 
-		if ((s = bb__jexpect_object(&sp->j, v)) != BB_OK)
+		if ((s = bb__jexpect_object(sp->j, v)) != BB_OK)
 			return s;
 		if (kind == BB_JK_ARRAY &&
-		    ((s = bb__jstr(&sp->j, v, "name", 1, &nm)) != BB_OK ||
-		     (s = bb__jobject(&sp->j, v, "attachments", 0, &att)) != BB_OK))
+		    ((s = bb__jstr(sp->j, v, "name", 1, &nm)) != BB_OK ||
+		     (s = bb__jobject(sp->j, v, "attachments", 0, &att)) != BB_OK))
 			return s;
 		add_skin(sk, att, nm, kind == BB_JK_ARRAY ? (int)it.index : -1, &def);
 	}
@@ -143,11 +135,11 @@ static bb_status collect_skins(struct skins *sk)
 static void skin_path(const struct skins *sk, int k, bb__jpath *path)
 {
 	bb__jpath_key(path, "skins");
-	if (sk->index[k] < 0) {
-		bb__jpath_key(path, sk->name[k]);
+	if (sk->src[k].index < 0) {
+		bb__jpath_key(path, sk->src[k].name);
 		return;
 	}
-	bb__jpath_index(path, (size_t)sk->index[k]);
+	bb__jpath_index(path, (size_t)sk->src[k].index);
 	bb__jpath_key(path, "attachments");
 }
 
@@ -160,26 +152,26 @@ static bb_status collect_names(struct skins *sk)
 	bb_status s;
 
 	for (k = 0; k < sk->nskins; k++) {
-		if (!sk->att[k])
+		if (!sk->src[k].att)
 			continue;
-		bb__jpath_pop(&sp->j.path, 0);
-		skin_path(sk, k, &sp->j.path);
-		if ((s = bb__jeach_member(&sp->j, sk->att[k], NULL, 0, &slots)) != BB_OK)
+		bb__jpath_pop(&sp->j->path, 0);
+		skin_path(sk, k, &sp->j->path);
+		if ((s = bb__jeach_member(sp->j, sk->src[k].att, NULL, 0, &slots)) != BB_OK)
 			return s;
 		while (bb__jnext(&slots, &slot_map)) {
 			int slot = bb__sp_slot(sp, slots.key);
 
 			if (slot < 0)
-				return bb__jfail(&sp->j, NULL, "unknown slot \"%s\"", slots.key);
-			if ((s = bb__jeach_member(&sp->j, slot_map, NULL, 0, &atts)) != BB_OK)
+				return bb__jfail(sp->j, NULL, "unknown slot \"%s\"", slots.key);
+			if ((s = bb__jeach_member(sp->j, slot_map, NULL, 0, &atts)) != BB_OK)
 				return s;
 			while (bb__jnext(&atts, &att))
-				if ((s = bb__jexpect_object(&sp->j, att)) != BB_OK ||
+				if ((s = bb__jexpect_object(sp->j, att)) != BB_OK ||
 				    (s = add_name(sp, slot, atts.key)) != BB_OK)
 					return s;
 		}
 	}
-	bb__jpath_pop(&sp->j.path, 0);
+	bb__jpath_pop(&sp->j->path, 0);
 	return BB_OK;
 }
 
@@ -197,20 +189,20 @@ static bb_status read_attachment(struct skins *sk, json_t *map, const char *key,
 	int t;
 	bb_status s;
 
-	if ((s = bb__jstr(&sp->j, map, "type", 0, &type)) != BB_OK ||
-	    (s = bb__jstr(&sp->j, map, "name", 0, &name)) != BB_OK ||
-	    (s = bb__jstr(&sp->j, map, "path", 0, &path)) != BB_OK ||
-	    (s = bb__jstr(&sp->j, map, "parent", 0, &parent)) != BB_OK ||
-	    (s = bb__jobject(&sp->j, map, "sequence", 0, &seq)) != BB_OK)
+	if ((s = bb__jstr(sp->j, map, "type", 0, &type)) != BB_OK ||
+	    (s = bb__jstr(sp->j, map, "name", 0, &name)) != BB_OK ||
+	    (s = bb__jstr(sp->j, map, "path", 0, &path)) != BB_OK ||
+	    (s = bb__jstr(sp->j, map, "parent", 0, &parent)) != BB_OK ||
+	    (s = bb__jobject(sp->j, map, "sequence", 0, &seq)) != BB_OK)
 		return s;
 	for (t = 0; type && t < 7 && strcmp(types[t], type) != 0; t++)
 		;
 	if (t == 7)
-		return bb__jfail(&sp->j, "type", "unknown attachment type \"%s\"", type);
+		return bb__jfail(sp->j, "type", "unknown attachment type \"%s\"", type);
 	if (!type)
 		t = 0;
-	if (!(d->name = bb__strdup(name ? name : key)))
-		return nomem(sp);
+	if ((s = bb__build_str(sp->b, &d->name, name ? name : key)) != BB_OK)
+		return s;
 	pd->j = map;
 	pd->path = path ? path : d->name;
 	switch (t) {
@@ -224,7 +216,7 @@ static bb_status read_attachment(struct skins *sk, json_t *map, const char *key,
 			return s;
 		if (parent || t == 2) {
 			if (!parent)
-				return bb__jfail(&sp->j, "parent", "missing (a linked mesh)");
+				return bb__jfail(sp->j, "parent", "missing (a linked mesh)");
 			pd->linked = 1;
 			return BB_OK;
 		}
@@ -269,41 +261,41 @@ static bb_status link_mesh(struct skins *sk, int k, int slot, int j, int *done)
 	bb_status s;
 
 	*done = 0;
-	if ((s = bb__jstr(&sp->j, pd->j, "parent", 1, &parent)) != BB_OK ||
-	    (s = bb__jstr(&sp->j, pd->j, "skin", 0, &skin)) != BB_OK ||
-	    (s = bb__jbool(&sp->j, pd->j, sp->v3 || sp->v40 ? "deform" : "timelines", 1,
+	if ((s = bb__jstr(sp->j, pd->j, "parent", 1, &parent)) != BB_OK ||
+	    (s = bb__jstr(sp->j, pd->j, "skin", 0, &skin)) != BB_OK ||
+	    (s = bb__jbool(sp->j, pd->j, sp->v3 || sp->v40 ? "deform" : "timelines", 1,
 	                   &timelines)) != BB_OK)
 		return s;
 	if (skin) {
-		for (pk = 0; pk < sk->nskins && strcmp(sk->name[pk], skin) != 0; pk++)
+		for (pk = 0; pk < sk->nskins && strcmp(sk->src[pk].name, skin) != 0; pk++)
 			;
 		if (pk == sk->nskins)
-			return bb__jfail(&sp->j, "skin", "unknown skin \"%s\"", skin);
+			return bb__jfail(sp->j, "skin", "unknown skin \"%s\"", skin);
 	}
 	pj = bb__sp_name_index(sp, slot, parent);
 	pi = pj >= 0 ? run_index(sk, pk, slot, pj) : -1;
 	if (pi < 0 || !sk->pend[pi].j)
-		return bb__jfail(&sp->j, "parent", "unknown mesh \"%s\" in skin \"%s\"",
-		                 parent, sk->name[pk]);
+		return bb__jfail(sp->j, "parent", "unknown mesh \"%s\" in skin \"%s\"",
+		                 parent, sk->src[pk].name);
 	pp = &sk->pend[pi];
 	if (pp->linked)
 		return BB_OK;                  /* not yet: its parent first */
 	if (!pp->mesh)
-		return bb__jfail(&sp->j, "parent", "\"%s\" is not a mesh", parent);
+		return bb__jfail(sp->j, "parent", "\"%s\" is not a mesh", parent);
 	pdisp = &sp->a->displays[pi];
 	{
 		int has_tint = d->has_tint;
 		bb_rgba tn = d->tint;
 
-		if (!bb__sp_copy_display(d, pdisp))
-			return nomem(sp);
+		if ((s = bb__build_copy_display(sp->b, d, pdisp)) != BB_OK)
+			return s;
 		d->has_tint = has_tint;
 		d->tint = tn;
 	}
 	d->kind = BB_DISPLAY_MESH;
 	d->deform_from = timelines ? bb__display_key(sp->a, pdisp) + 1 : 0;
 	if (!(pd->ruv = bb__calloc((size_t)pp->nruv + 1, sizeof *pd->ruv)))
-		return nomem(sp);
+		return bb__build_nomem(sp->b);
 	memcpy(pd->ruv, pp->ruv, (size_t)pp->nruv * sizeof *pd->ruv);
 	pd->nruv = pp->nruv;
 	pd->mesh = 1;
@@ -312,23 +304,10 @@ static bb_status link_mesh(struct skins *sk, int k, int slot, int j, int *done)
 	return BB_OK;
 }
 
-/* Appends a zeroed display after the runs; returns its index or -1. */
-static int add_display(bb__sp *sp, size_t *cap)
-{
-	bb_armature *a = sp->a;
-
-	if (a->ndisplays >= 4 * MAX_VERTS ||
-	    !bb__grow((void **)&a->displays, cap, (size_t)a->ndisplays + 1,
-	              sizeof *a->displays))
-		return -1;
-	memset(&a->displays[a->ndisplays], 0, sizeof *a->displays);
-	return a->ndisplays++;
-}
-
 /* Pass 3, an attachment with a `sequence`: one frame per region
  * path + (start + k) zero-padded to `digits`; the attachment itself shows
  * the setup frame's geometry. */
-static bb_status build_sequence(struct skins *sk, int ri, json_t *seq, size_t *cap)
+static bb_status build_sequence(struct skins *sk, int ri, json_t *seq)
 {
 	bb__sp *sp = sk->sp;
 	struct pend *pd = &sk->pend[ri];
@@ -337,30 +316,30 @@ static bb_status build_sequence(struct skins *sk, int ri, json_t *seq, size_t *c
 	char path[600];
 	bb_status s;
 
-	bb__jpath_key(&sp->j.path, "sequence");
-	if ((s = bb__jnum_range(&sp->j, seq, "count", 0, 1, 10000, &v[0])) != BB_OK ||
-	    (s = bb__jnum_range(&sp->j, seq, "start", 1, 0, 1e8, &v[1])) != BB_OK ||
-	    (s = bb__jnum_range(&sp->j, seq, "digits", 0, 0, 20, &v[2])) != BB_OK ||
-	    (s = bb__jnum_range(&sp->j, seq, "setup", 0, 0, v[0] - 1, &v[3])) != BB_OK)
+	bb__jpath_key(&sp->j->path, "sequence");
+	if ((s = bb__jnum_range(sp->j, seq, "count", 0, 1, 10000, &v[0])) != BB_OK ||
+	    (s = bb__jnum_range(sp->j, seq, "start", 1, 0, 1e8, &v[1])) != BB_OK ||
+	    (s = bb__jnum_range(sp->j, seq, "digits", 0, 0, 20, &v[2])) != BB_OK ||
+	    (s = bb__jnum_range(sp->j, seq, "setup", 0, 0, v[0] - 1, &v[3])) != BB_OK)
 		return s;
-	bb__jpath_pop(&sp->j.path, sp->j.path.len - 9);
+	bb__jpath_pop(&sp->j->path, sp->j->path.len - 9);
 	key = ri;
 	if (sp->a->displays[ri].deform_from)
 		key = sp->a->displays[ri].deform_from - 1;
 	for (k = 0; k < (int)v[0]; k++) {
-		int fi = add_display(sp, cap), n;
+		int fi, n;
 		bb_display *f, *d;
 
-		if (fi < 0)
-			return nomem(sp);
+		if ((s = bb__build_displays(sp->b, sp->a, 1, &fi)) != BB_OK)
+			return s;
 		f = &sp->a->displays[fi];
 		d = &sp->a->displays[ri];
 		n = snprintf(path, sizeof path, "%.500s", pd->path);
 		n += snprintf(path + n, sizeof path - (size_t)n, "%0*d", (int)v[2],
 		              (int)v[1] + k);
 		if (pd->mesh) {
-			if (!bb__sp_copy_display(f, d))
-				return nomem(sp);
+			if ((s = bb__build_copy_display(sp->b, f, d)) != BB_OK)
+				return s;
 			bb__sp_place_mesh(sp, pd->ruv, pd->nruv, path, f);
 		} else if ((s = bb__sp_read_region(sp, pd->j, path, f)) != BB_OK) {
 			return s;
@@ -401,33 +380,30 @@ static size_t path_to(struct skins *sk, int k, int slot, const char *key)
 {
 	bb__sp *sp = sk->sp;
 
-	bb__jpath_pop(&sp->j.path, 0);
-	skin_path(sk, k, &sp->j.path);
-	bb__jpath_key(&sp->j.path, sp->a->slots[slot].name);
-	return bb__jpath_key(&sp->j.path, key);
+	bb__jpath_pop(&sp->j->path, 0);
+	skin_path(sk, k, &sp->j->path);
+	bb__jpath_key(&sp->j->path, sp->a->slots[slot].name);
+	return bb__jpath_key(&sp->j->path, key);
 }
 
 static bb_status build_runs(struct skins *sk)
 {
 	bb__sp *sp = sk->sp;
 	bb_armature *a = sp->a;
-	size_t cap = (size_t)sk->nskins * (size_t)sk->total + 1;
+	size_t n = (size_t)sk->nskins * (size_t)sk->total;
 	int k, slot, j, pending, progress, done;
 	bb_status s;
 
-	if (sk->total > 0 && (size_t)sk->nskins * (size_t)sk->total > 4 * MAX_VERTS)
-		return bb_error_set(sp->j.err, BB_ERR_LIMIT, sp->j.file, "skins",
-		                    "too many attachments in every skin");
-	a->displays = bb__calloc(cap, sizeof *a->displays);
-	sk->pend = bb__calloc(cap, sizeof *sk->pend);
-	if (!a->displays || !sk->pend)
-		return nomem(sp);
-	a->ndisplays = sk->nskins * sk->total;
+	bb__jpath_key(&sp->j->path, "skins");
+	if ((s = bb__build_displays(sp->b, a, n, NULL)) != BB_OK)
+		return s;
+	if (!(sk->pend = bb__calloc(n, sizeof *sk->pend)))
+		return bb__build_nomem(sp->b);
 	/* pass 1 */
 	for (k = 0; k < sk->nskins; k++)
 		for (slot = 0; slot < a->nslots; slot++) {
 			/* objects: collect_names checked them */
-			json_t *slot_map = bb__jget(sk->att[k], a->slots[slot].name);
+			json_t *slot_map = bb__jget(sk->src[k].att, a->slots[slot].name);
 
 			for (j = 0; slot_map && j < sp->names[slot].n; j++) {
 				const char *key = sp->names[slot].names[j];
@@ -465,7 +441,7 @@ static bb_status build_runs(struct skins *sk)
 	if (pending) {
 		for (j = 0; j < a->ndisplays && !sk->pend[j].linked; j++)
 			;
-		return bb__jfail(&sp->j, "parent", "linked meshes form a cycle");
+		return bb__jfail(sp->j, "parent", "linked meshes form a cycle");
 	}
 	/* pass 3: regions of meshes, sequences */
 	for (j = 0; j < sk->nskins * sk->total; j++) {
@@ -481,7 +457,7 @@ static bb_status build_runs(struct skins *sk)
 			     sk->slot_base[slot + 1] <= j % sk->total; slot++)
 				;
 			path_to(sk, k, slot, sp->names[slot].names[j % sk->total - sk->slot_base[slot]]);
-			if ((s = build_sequence(sk, j, seq, &cap)) != BB_OK)
+			if ((s = build_sequence(sk, j, seq)) != BB_OK)
 				return s;
 		} else if (pd->mesh) {
 			bb__sp_place_mesh(sp, pd->ruv, pd->nruv, pd->path, &a->displays[j]);
@@ -498,16 +474,17 @@ static bb_status build_runs(struct skins *sk)
 			d->inherited = 1;
 			if (k == 0)
 				continue;      /* absent: kind NONE */
-			if (!bb__sp_copy_display(d, &a->displays[j]))
-				return nomem(sp);
+			if ((s = bb__build_copy_display(sp->b, d, &a->displays[j])) != BB_OK)
+				return s;
 			d->inherited = 1;
 			d->name = NULL;
-			if (a->displays[j].name && !(d->name = bb__strdup(a->displays[j].name)))
-				return nomem(sp);
+			if (a->displays[j].name &&
+			    (s = bb__build_str(sp->b, &d->name, a->displays[j].name)) != BB_OK)
+				return s;
 			if (a->displays[j].kind != BB_DISPLAY_NONE)
 				d->deform_from = bb__display_key(a, &a->displays[j]) + 1;
 		}
-	bb__jpath_pop(&sp->j.path, 0);
+	bb__jpath_pop(&sp->j->path, 0);
 	return BB_OK;
 }
 
@@ -526,20 +503,20 @@ static bb_status skin_refs(struct skins *sk)
 	if (bb__jkind_of(sp->root, "skins") != BB_JK_ARRAY)
 		return BB_OK;
 	/* objects with names: collect_skins checked them */
-	if ((s = bb__jeach(&sp->j, sp->root, "skins", 0, &skins)) != BB_OK)
+	if ((s = bb__jeach(sp->j, sp->root, "skins", 0, &skins)) != BB_OK)
 		return s;
 	while (bb__jnext(&skins, &v)) {
-		for (skin = 0; skin < sk->nskins && sk->index[skin] != (int)skins.index; skin++)
+		for (skin = 0; skin < sk->nskins && sk->src[skin].index != (int)skins.index; skin++)
 			;
 		for (k = 0; k < 5; k++) {
-			if ((s = bb__jeach(&sp->j, v, keys[k], 0, &names)) != BB_OK)
+			if ((s = bb__jeach(sp->j, v, keys[k], 0, &names)) != BB_OK)
 				return s;
 			while (bb__jnext(&names, &e)) {
 				const char *nm = NULL;
-				unsigned char **flags;
+				unsigned char *flags;
 
 				if (bb__jkind_of(e, NULL) == BB_JK_STRING &&
-				    (s = bb__jstr(&sp->j, e, NULL, 1, &nm)) != BB_OK)
+				    (s = bb__jstr(sp->j, e, NULL, 1, &nm)) != BB_OK)
 					return s;
 				found = -1;
 				if (nm && k == 0)
@@ -549,16 +526,15 @@ static bb_status skin_refs(struct skins *sk)
 					    strcmp(a->cons[c].name, nm) == 0)
 						found = c;
 				if (found < 0)
-					return bb__jfail(&sp->j, NULL, nm ? "unknown %s \"%s\"" :
+					return bb__jfail(sp->j, NULL, nm ? "unknown %s \"%s\"" :
 					                 "expected a name%s%s", nm ? keys[k] : "",
 					                 nm ? nm : "");
 				if (skin >= sk->nskins)
 					continue;      /* a second "default": not a model skin */
-				flags = k == 0 ? &a->skins[skin].bones : &a->skins[skin].cons;
-				if (!*flags && !(*flags = bb__calloc((size_t)(k == 0 ? a->nbones
-				                                                     : a->ncons), 1)))
-					return nomem(sp);
-				(*flags)[found] = 1;
+				if ((s = bb__build_skin_flags(sp->b, a, &a->skins[skin], k > 0,
+				                              &flags)) != BB_OK)
+					return s;
+				flags[found] = 1;
 			}
 		}
 	}
@@ -573,10 +549,10 @@ static bb_status setup_displays(bb__sp *sp)
 	bb_status s;
 
 	/* the array read_slots read, one slot per element */
-	if ((s = bb__jeach(&sp->j, sp->root, "slots", 0, &it)) != BB_OK)
+	if ((s = bb__jeach(sp->j, sp->root, "slots", 0, &it)) != BB_OK)
 		return s;
 	while (bb__jnext(&it, &js)) {
-		if ((s = bb__jstr(&sp->j, js, "attachment", 0, &name)) != BB_OK)
+		if ((s = bb__jstr(sp->j, js, "attachment", 0, &name)) != BB_OK)
 			return s;
 		sp->a->slots[it.index].setup_display = bb__sp_name_index(sp, (int)it.index, name);
 	}
@@ -595,29 +571,18 @@ bb_status bb__sp_read_skins(bb__sp *sp)
 	if ((s = collect_skins(&sk)) != BB_OK || (s = collect_names(&sk)) != BB_OK)
 		goto done;
 	if (!(sk.slot_base = bb__calloc((size_t)a->nslots + 1, sizeof *sk.slot_base))) {
-		s = nomem(sp);
+		s = bb__build_nomem(sp->b);
 		goto done;
 	}
 	for (i = 0; i < a->nslots; i++) {
 		sk.slot_base[i] = sk.total;
 		sk.total += sp->names[i].n;
 	}
-	a->skins = bb__calloc((size_t)sk.nskins, sizeof *a->skins);
-	if (!a->skins) {
-		s = nomem(sp);
-		goto done;
-	}
 	for (k = 0; k < sk.nskins; k++) {
-		bb_skin *skin = &a->skins[k];
+		bb_skin *skin;
 
-		a->nskins = k + 1;
-		skin->name = bb__strdup(sk.name[k]);
-		skin->first = bb__calloc((size_t)a->nslots + 1, sizeof *skin->first);
-		skin->count = bb__calloc((size_t)a->nslots + 1, sizeof *skin->count);
-		if (!skin->name || !skin->first || !skin->count) {
-			s = nomem(sp);
+		if ((s = bb__build_skin(sp->b, a, sk.src[k].name, 0, &skin)) != BB_OK)
 			goto done;
-		}
 		for (i = 0; i < a->nslots; i++) {
 			skin->first[i] = run_index(&sk, k, i, 0);
 			skin->count[i] = sp->names[i].n;
@@ -631,9 +596,7 @@ done:
 	for (i = 0; sk.pend && i < sk.nskins * sk.total; i++)
 		free(sk.pend[i].ruv);
 	free(sk.pend);
-	free(sk.att);
-	free(sk.name);
-	free(sk.index);
+	free(sk.src);
 	free(sk.slot_base);
 	return s;
 }

@@ -69,31 +69,21 @@ int bb__sp_color(const char *hex, bb_rgba *c)
 bb_status bb__sp_num(bb__sp *sp, json_t *obj, const char *key, double def,
                      double *out)
 {
-	bb_status s = bb__jnum(&sp->j, obj, key, def, out);
+	bb_status s = bb__jnum(sp->j, obj, key, def, out);
 
 	if (s == BB_OK && fabs(*out) > 1e9)
-		return bb__jfail(&sp->j, key, "%g is too large", *out);
+		return bb__jfail(sp->j, key, "%g is too large", *out);
 	return s;
 }
 
 int bb__sp_bone(const bb__sp *sp, const char *name)
 {
-	int i;
-
-	for (i = 0; name && i < sp->a->nbones; i++)
-		if (sp->a->bones[i].name && strcmp(sp->a->bones[i].name, name) == 0)
-			return i;
-	return -1;
+	return name ? bb__build_find_bone(sp->a, name) : -1;
 }
 
 int bb__sp_slot(const bb__sp *sp, const char *name)
 {
-	int i;
-
-	for (i = 0; name && i < sp->a->nslots; i++)
-		if (sp->a->slots[i].name && strcmp(sp->a->slots[i].name, name) == 0)
-			return i;
-	return -1;
+	return name ? bb__build_find_slot(sp->a, name) : -1;
 }
 
 int bb__sp_name_index(const bb__sp *sp, int slot, const char *name)
@@ -109,7 +99,7 @@ int bb__sp_name_index(const bb__sp *sp, int slot, const char *name)
 bb_status bb__sp_fail_at(bb__sp *sp, const char *key, size_t i, const char *fmt, ...)
 {
 	char msg[BB_ERROR_MSG_MAX];
-	size_t mark = sp->j.path.len;
+	size_t mark = sp->j->path.len;
 	va_list ap;
 	bb_status s;
 
@@ -117,16 +107,11 @@ bb_status bb__sp_fail_at(bb__sp *sp, const char *key, size_t i, const char *fmt,
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	if (key)
-		bb__jpath_key(&sp->j.path, key);
-	bb__jpath_index(&sp->j.path, i);
-	s = bb__jfail(&sp->j, NULL, "%s", msg);
-	bb__jpath_pop(&sp->j.path, mark);
+		bb__jpath_key(&sp->j->path, key);
+	bb__jpath_index(&sp->j->path, i);
+	s = bb__jfail(sp->j, NULL, "%s", msg);
+	bb__jpath_pop(&sp->j->path, mark);
 	return s;
-}
-
-static bb_status nomem(bb__sp *sp)
-{
-	return bb_error_set(sp->j.err, BB_ERR_NOMEM, sp->j.file, NULL, "out of memory");
 }
 
 /* An enum value from a string, case-insensitively (3.x compares lower
@@ -135,7 +120,7 @@ static bb_status enum_value(bb__sp *sp, json_t *obj, const char *key,
                             const char *const *names, int n, int def, int *out)
 {
 	const char *v;
-	bb_status s = bb__jstr(&sp->j, obj, key, 0, &v);
+	bb_status s = bb__jstr(sp->j, obj, key, 0, &v);
 	int i;
 
 	*out = def;
@@ -146,19 +131,19 @@ static bb_status enum_value(bb__sp *sp, json_t *obj, const char *key,
 			*out = i;
 			return BB_OK;
 		}
-	return bb__jfail(&sp->j, key, "unknown value \"%s\"", v);
+	return bb__jfail(sp->j, key, "unknown value \"%s\"", v);
 }
 
 /* A required bone name member resolved to its index. */
 static bb_status bone_ref(bb__sp *sp, json_t *obj, const char *key, int *out)
 {
 	const char *name;
-	bb_status s = bb__jstr(&sp->j, obj, key, 1, &name);
+	bb_status s = bb__jstr(sp->j, obj, key, 1, &name);
 
 	if (s != BB_OK)
 		return s;
 	if ((*out = bb__sp_bone(sp, name)) < 0)
-		return bb__jfail(&sp->j, key, "unknown bone \"%s\"", name);
+		return bb__jfail(sp->j, key, "unknown bone \"%s\"", name);
 	return BB_OK;
 }
 
@@ -189,23 +174,23 @@ static bb_status read_bone(bb__sp *sp, json_t *jb, bb_bone *b, int index)
 	int mode;
 	bb_status s;
 
-	if ((s = bb__jexpect_object(&sp->j, jb)) != BB_OK ||
-	    (s = bb__jstr(&sp->j, jb, "name", 1, &name)) != BB_OK ||
-	    (s = bb__jstr(&sp->j, jb, "parent", 0, &parent)) != BB_OK)
+	if ((s = bb__jexpect_object(sp->j, jb)) != BB_OK ||
+	    (s = bb__jstr(sp->j, jb, "name", 1, &name)) != BB_OK ||
+	    (s = bb__jstr(sp->j, jb, "parent", 0, &parent)) != BB_OK)
 		return s;
 	if (bb__sp_bone(sp, name) >= 0)
-		return bb__jfail(&sp->j, "name", "bone \"%s\" is defined twice", name);
+		return bb__jfail(sp->j, "name", "bone \"%s\" is defined twice", name);
 	/* the parent is looked up before this bone has its name: a bone
 	 * naming itself is an unknown parent, and parents stay before their
 	 * children (the update order's walks rely on it) */
 	b->parent = -1;
 	if (parent && (b->parent = bb__sp_bone(sp, parent)) < 0)
-		return bb__jfail(&sp->j, "parent", "unknown bone \"%s\" (a parent comes "
+		return bb__jfail(sp->j, "parent", "unknown bone \"%s\" (a parent comes "
 		                 "before its children)", parent);
-	if (!(b->name = bb__strdup(name)))
-		return nomem(sp);
+	if ((s = bb__build_str(sp->b, &b->name, name)) != BB_OK)
+		return s;
 	if (!parent && index > 0)
-		return bb__jfail(&sp->j, "parent", "missing (only the first bone is "
+		return bb__jfail(sp->j, "parent", "missing (only the first bone is "
 		                 "the root)");
 	if ((s = bb__sp_num(sp, jb, "length", 0, &v[0])) != BB_OK ||
 	    (s = bb__sp_num(sp, jb, "x", 0, &v[1])) != BB_OK ||
@@ -228,8 +213,7 @@ static bb_status read_bone(bb__sp *sp, json_t *jb, bb_bone *b, int index)
 	b->setup.shear = v[6] * BB__DEG;
 	b->setup.skew = v[7] * BB__DEG;
 	b->inherit = bb__sp_inherit(mode);
-	b->flags = BB_INHERIT_ALL;
-	return bb__jbool(&sp->j, jb, "skin", 0, &b->skin_required);
+	return bb__jbool(sp->j, jb, "skin", 0, &b->skin_required);
 }
 
 static bb_status read_bones(bb__sp *sp)
@@ -238,84 +222,68 @@ static bb_status read_bones(bb__sp *sp)
 	json_t *jb;
 	bb_status s;
 
-	if ((s = bb__jeach(&sp->j, sp->root, "bones", BB_J_REQUIRED, &it)) != BB_OK)
+	if ((s = bb__jeach(sp->j, sp->root, "bones", BB_J_REQUIRED, &it)) != BB_OK)
 		return s;
 	if (it.n == 0)
-		return bb__jfail(&sp->j, NULL, "a skeleton needs a bone");
-	if (it.n > (size_t)sp->ctx->opts->max_bones)
-		return bb__jlimit(&sp->j, NULL, "%zu bones exceed the limit of %d", it.n,
-		                  sp->ctx->opts->max_bones);
-	if (!(sp->a->bones = bb__calloc(it.n, sizeof *sp->a->bones)))
-		return nomem(sp);
-	while (bb__jnext(&it, &jb)) {
-		sp->a->nbones = (int)it.index + 1;   /* counted first: an error frees its name */
+		return bb__jfail(sp->j, NULL, "a skeleton needs a bone");
+	/* unnamed until read: a name is found only among the bones before */
+	if ((s = bb__build_bones(sp->b, sp->a, it.n)) != BB_OK)
+		return s;
+	while (bb__jnext(&it, &jb))
 		if ((s = read_bone(sp, jb, &sp->a->bones[it.index], (int)it.index)) != BB_OK)
 			return s;
-	}
 	return BB_OK;
 }
 
 static const char *const blend_names[] = { "normal", "additive", "multiply", "screen" };
 
-static bb_status read_slot(bb__sp *sp, json_t *js, bb_slot *sl, int index)
+static bb_status read_slot(bb__sp *sp, json_t *js, bb_slot *sl)
 {
 	const char *name, *color, *dark;
 	int blend;
 	bb_rgba c;
 	bb_status s;
 
-	if ((s = bb__jexpect_object(&sp->j, js)) != BB_OK ||
-	    (s = bb__jstr(&sp->j, js, "name", 1, &name)) != BB_OK)
+	if ((s = bb__jexpect_object(sp->j, js)) != BB_OK ||
+	    (s = bb__jstr(sp->j, js, "name", 1, &name)) != BB_OK)
 		return s;
 	if (bb__sp_slot(sp, name) >= 0)
-		return bb__jfail(&sp->j, "name", "slot \"%s\" is defined twice", name);
-	if (!(sl->name = bb__strdup(name)))
-		return nomem(sp);
-	if ((s = bone_ref(sp, js, "bone", &sl->bone)) != BB_OK ||
-	    (s = bb__jstr(&sp->j, js, "color", 0, &color)) != BB_OK ||
-	    (s = bb__jstr(&sp->j, js, "dark", 0, &dark)) != BB_OK ||
+		return bb__jfail(sp->j, "name", "slot \"%s\" is defined twice", name);
+	if ((s = bb__build_str(sp->b, &sl->name, name)) != BB_OK ||
+	    (s = bone_ref(sp, js, "bone", &sl->bone)) != BB_OK ||
+	    (s = bb__jstr(sp->j, js, "color", 0, &color)) != BB_OK ||
+	    (s = bb__jstr(sp->j, js, "dark", 0, &dark)) != BB_OK ||
 	    (s = enum_value(sp, js, "blend", blend_names, 4, 0, &blend)) != BB_OK)
 		return s;
-	sl->color = bb_color_xform_identity();
 	if (color) {
 		if (!bb__sp_color(color, &c))
-			return bb__jfail(&sp->j, "color", "\"%s\" is not a colour rrggbbaa", color);
+			return bb__jfail(sp->j, "color", "\"%s\" is not a colour rrggbbaa", color);
 		sl->color.mul = c;
 	}
 	if (dark) {
 		if (!bb__sp_color(dark, &c))
-			return bb__jfail(&sp->j, "dark", "\"%s\" is not a colour rrggbb", dark);
+			return bb__jfail(sp->j, "dark", "\"%s\" is not a colour rrggbb", dark);
 		sl->color.dark = (bb_rgba){ c.r, c.g, c.b, 0 };
-		sp->slot_dark[index] = 1;
 	}
 	sl->blend = blend == 1 ? BB_BLEND_ADD : blend == 2 ? BB_BLEND_MULTIPLY :
 	            blend == 3 ? BB_BLEND_SCREEN : BB_BLEND_NORMAL;
-	sl->setup_display = -1;       /* resolved with the skins */
-	return BB_OK;
+	return BB_OK;      /* setup_display: resolved with the skins */
 }
 
 static bb_status read_slots(bb__sp *sp)
 {
 	bb__jiter it;
 	json_t *js;
-	size_t n;
 	bb_status s;
 
-	if ((s = bb__jeach(&sp->j, sp->root, "slots", 0, &it)) != BB_OK)
+	if ((s = bb__jeach(sp->j, sp->root, "slots", 0, &it)) != BB_OK ||
+	    (s = bb__build_slots(sp->b, sp->a, it.n)) != BB_OK)
 		return s;
-	n = it.n;
-	if (n > 100000)
-		return bb__jlimit(&sp->j, NULL, "%zu slots exceed the limit of 100000", n);
-	sp->a->slots = bb__calloc(n ? n : 1, sizeof *sp->a->slots);
-	sp->slot_dark = bb__calloc(n ? n : 1, sizeof *sp->slot_dark);
-	sp->names = bb__calloc(n ? n : 1, sizeof *sp->names);
-	if (!sp->a->slots || !sp->slot_dark || !sp->names)
-		return nomem(sp);
-	while (bb__jnext(&it, &js)) {
-		sp->a->nslots = (int)it.index + 1;
-		if ((s = read_slot(sp, js, &sp->a->slots[it.index], (int)it.index)) != BB_OK)
+	if (!(sp->names = bb__calloc(it.n, sizeof *sp->names)))
+		return bb__build_nomem(sp->b);
+	while (bb__jnext(&it, &js))
+		if ((s = read_slot(sp, js, &sp->a->slots[it.index])) != BB_OK)
 			return s;
-	}
 	return BB_OK;
 }
 
@@ -330,35 +298,33 @@ static bb_status con_common(bb__sp *sp, json_t *jc, bb_constraint *c,
 	json_t *jb;
 	bb_status s;
 
-	if ((s = bb__jexpect_object(&sp->j, jc)) != BB_OK ||
-	    (s = bb__jstr(&sp->j, jc, "name", 1, &name)) != BB_OK ||
+	if ((s = bb__jexpect_object(sp->j, jc)) != BB_OK ||
+	    (s = bb__jstr(sp->j, jc, "name", 1, &name)) != BB_OK ||
 	    (s = bb__sp_num(sp, jc, "order", 0, order)) != BB_OK ||
-	    (s = bb__jbool(&sp->j, jc, "skin", 0, &c->skin_required)) != BB_OK)
+	    (s = bb__jbool(sp->j, jc, "skin", 0, &c->skin_required)) != BB_OK)
 		return s;
-	if (!(c->name = bb__strdup(name)))
-		return nomem(sp);
+	if ((s = bb__build_str(sp->b, &c->name, name)) != BB_OK)
+		return s;
 	if (strcmp(bones_key, "bone") == 0) {
-		c->nbones = 1;
-		if (!(c->bones = bb__calloc(1, sizeof *c->bones)))
-			return nomem(sp);
+		if ((s = bb__build_con_bones(sp->b, c, 1)) != BB_OK)
+			return s;
 		return bone_ref(sp, jc, "bone", &c->bones[0]);
 	}
-	if ((s = bb__jeach(&sp->j, jc, bones_key, BB_J_REQUIRED, &it)) != BB_OK)
+	if ((s = bb__jeach(sp->j, jc, bones_key, BB_J_REQUIRED, &it)) != BB_OK)
 		return s;
 	if (it.n < 1 || it.n > (size_t)sp->a->nbones)
-		return bb__jfail(&sp->j, NULL, "expected 1 to %d bones, found %zu",
+		return bb__jfail(sp->j, NULL, "expected 1 to %d bones, found %zu",
 		                 sp->a->nbones, it.n);
-	if (!(c->bones = bb__calloc(it.n, sizeof *c->bones)))
-		return nomem(sp);
-	c->nbones = (int)it.n;
+	if ((s = bb__build_con_bones(sp->b, c, (int)it.n)) != BB_OK)
+		return s;
 	while (bb__jnext(&it, &jb)) {
 		if (bb__jkind_of(jb, NULL) != BB_JK_STRING)
-			return bb__jfail(&sp->j, NULL, "expected a bone name, found %s",
+			return bb__jfail(sp->j, NULL, "expected a bone name, found %s",
 			                 bb__json_type_name(jb));
-		if ((s = bb__jstr(&sp->j, jb, NULL, 1, &name)) != BB_OK)
+		if ((s = bb__jstr(sp->j, jb, NULL, 1, &name)) != BB_OK)
 			return s;
 		if ((c->bones[it.index] = bb__sp_bone(sp, name)) < 0)
-			return bb__jfail(&sp->j, NULL, "unknown bone \"%s\"", name);
+			return bb__jfail(sp->j, NULL, "unknown bone \"%s\"", name);
 	}
 	return BB_OK;
 }
@@ -372,20 +338,20 @@ static bb_status read_ik(bb__sp *sp, json_t *jc, bb_constraint *c)
 	if ((s = bone_ref(sp, jc, "target", &c->target)) != BB_OK)
 		return s;
 	if (c->nbones > 2)
-		return bb__jfail(&sp->j, "bones", "IK constrains 1 or 2 bones, not %d",
+		return bb__jfail(sp->j, "bones", "IK constrains 1 or 2 bones, not %d",
 		                 c->nbones);
 	if (sp->a->bones[c->bones[0]].parent < 0)
-		return bb__jfail(&sp->j, "bones", "the root bone cannot be constrained by IK");
+		return bb__jfail(sp->j, "bones", "the root bone cannot be constrained by IK");
 	if (c->nbones == 2 && sp->a->bones[c->bones[1]].parent != c->bones[0])
-		return bb__jfail(&sp->j, "bones", "\"%s\" is not a child of \"%s\"",
+		return bb__jfail(sp->j, "bones", "\"%s\" is not a child of \"%s\"",
 		                 sp->a->bones[c->bones[1]].name,
 		                 sp->a->bones[c->bones[0]].name);
 	if ((s = bb__sp_num(sp, jc, "mix", 1, &c->params[BB_CP_IK_MIX])) != BB_OK ||
 	    (s = bb__sp_num(sp, jc, "softness", 0, &c->params[BB_CP_IK_SOFTNESS])) != BB_OK ||
-	    (s = bb__jbool(&sp->j, jc, "bendPositive", 1, &bend)) != BB_OK ||
-	    (s = bb__jbool(&sp->j, jc, "compress", 0, &compress)) != BB_OK ||
-	    (s = bb__jbool(&sp->j, jc, "stretch", 0, &stretch)) != BB_OK ||
-	    (s = bb__jbool(&sp->j, jc, "uniform", 0, &uniform)) != BB_OK)
+	    (s = bb__jbool(sp->j, jc, "bendPositive", 1, &bend)) != BB_OK ||
+	    (s = bb__jbool(sp->j, jc, "compress", 0, &compress)) != BB_OK ||
+	    (s = bb__jbool(sp->j, jc, "stretch", 0, &stretch)) != BB_OK ||
+	    (s = bb__jbool(sp->j, jc, "uniform", 0, &uniform)) != BB_OK)
 		return s;
 	c->params[BB_CP_IK_BEND] = bend ? 1 : -1;
 	c->params[BB_CP_IK_COMPRESS] = compress;
@@ -401,8 +367,8 @@ static bb_status read_transform(bb__sp *sp, json_t *jc, bb_constraint *c)
 
 	c->kind = BB_CON_TRANSFORM;
 	if ((s = bone_ref(sp, jc, "target", &c->target)) != BB_OK ||
-	    (s = bb__jbool(&sp->j, jc, "local", 0, &c->u.tc.local)) != BB_OK ||
-	    (s = bb__jbool(&sp->j, jc, "relative", 0, &c->u.tc.relative)) != BB_OK ||
+	    (s = bb__jbool(sp->j, jc, "local", 0, &c->u.tc.local)) != BB_OK ||
+	    (s = bb__jbool(sp->j, jc, "relative", 0, &c->u.tc.relative)) != BB_OK ||
 	    (s = bb__sp_num(sp, jc, "rotation", 0, &v[0])) != BB_OK ||
 	    (s = bb__sp_num(sp, jc, "x", 0, &c->u.tc.x)) != BB_OK ||
 	    (s = bb__sp_num(sp, jc, "y", 0, &c->u.tc.y)) != BB_OK ||
@@ -413,7 +379,7 @@ static bb_status read_transform(bb__sp *sp, json_t *jc, bb_constraint *c)
 	c->u.tc.rotation = v[0] * BB__DEG;
 	c->u.tc.shear_y = v[1] * BB__DEG;
 	if (c->u.tc.local && sp->a->bones[c->bones[0]].parent < 0)
-		return bb__jfail(&sp->j, "bones", "a local transform constraint cannot "
+		return bb__jfail(sp->j, "bones", "a local transform constraint cannot "
 		                 "move the root bone");
 	if (sp->v3) {
 		if ((s = bb__sp_num(sp, jc, "rotateMix", 1, &v[0])) != BB_OK ||
@@ -450,10 +416,10 @@ static bb_status read_path(bb__sp *sp, json_t *jc, bb_constraint *c)
 	bb_status s;
 
 	c->kind = BB_CON_PATH;
-	if ((s = bb__jstr(&sp->j, jc, "target", 1, &slot)) != BB_OK)
+	if ((s = bb__jstr(sp->j, jc, "target", 1, &slot)) != BB_OK)
 		return s;
 	if ((c->target = bb__sp_slot(sp, slot)) < 0)
-		return bb__jfail(&sp->j, "target", "unknown slot \"%s\"", slot);
+		return bb__jfail(sp->j, "target", "unknown slot \"%s\"", slot);
 	if ((s = enum_value(sp, jc, "positionMode", position_names, 2, 1, &pm)) != BB_OK ||
 	    (s = enum_value(sp, jc, "spacingMode", spacing_names, 4, 0, &sm)) != BB_OK ||
 	    (s = enum_value(sp, jc, "rotateMode", rotate_names, 3, 0, &rm)) != BB_OK ||
@@ -500,7 +466,7 @@ static bb_status read_physics(bb__sp *sp, json_t *jc, bb_constraint *c)
 	    (s = bb__sp_num(sp, jc, "scaleX", 0, &c->u.phys.scale_x)) != BB_OK ||
 	    (s = bb__sp_num(sp, jc, "shearX", 0, &c->u.phys.shear_x)) != BB_OK ||
 	    (s = bb__sp_num(sp, jc, "limit", 5000, &c->u.phys.limit)) != BB_OK ||
-	    (s = bb__jnum_range(&sp->j, jc, "fps", 60, 1, 1000, &fps)) != BB_OK ||
+	    (s = bb__jnum_range(sp->j, jc, "fps", 60, 1, 1000, &fps)) != BB_OK ||
 	    (s = bb__sp_num(sp, jc, "inertia", 1, &mp[BB_CP_PH_INERTIA])) != BB_OK ||
 	    (s = bb__sp_num(sp, jc, "strength", 100, &mp[BB_CP_PH_STRENGTH])) != BB_OK ||
 	    (s = bb__sp_num(sp, jc, "damping", 1, &mp[BB_CP_PH_DAMPING])) != BB_OK ||
@@ -510,45 +476,42 @@ static bb_status read_physics(bb__sp *sp, json_t *jc, bb_constraint *c)
 	    (s = bb__sp_num(sp, jc, "mix", 1, &mp[BB_CP_PH_MIX])) != BB_OK)
 		return s;
 	if (mass == 0)
-		return bb__jfail(&sp->j, "mass", "must not be 0");
+		return bb__jfail(sp->j, "mass", "must not be 0");
 	mp[BB_CP_PH_MASS] = mass;
 	c->u.phys.step = 1 / fps;
 	c->u.phys.reference_scale = sp->reference_scale;
 	for (p = 0; p < BB_SP_NPHYS; p++) {
 		snprintf(key, sizeof key, "%sGlobal", bb__sp_physics_props[p]);
-		if ((s = bb__jbool(&sp->j, jc, key, 0, &global)) != BB_OK)
+		if ((s = bb__jbool(sp->j, jc, key, 0, &global)) != BB_OK)
 			return s;
 		if (global)
-			sp->phys_global[c - sp->a->cons] |= (unsigned char)(1u << p);
+			sp->cons[c - sp->a->cons].phys_global |= (unsigned char)(1u << p);
 	}
 	return BB_OK;
 }
 
-/* Reads one constraint list into the model, recording each one's order. */
-static bb_status read_constraints(bb__sp *sp, const char *key, int *count,
-                                  double *orders)
+/* Reads one constraint list into the model's constraints from *next on,
+ * recording each one's order. */
+static bb_status read_constraints(bb__sp *sp, const char *key, int *next)
 {
 	bb__jiter it;
 	json_t *jc;
 	bb_status s;
 
-	if ((s = bb__jeach(&sp->j, sp->root, key, 0, &it)) != BB_OK)
+	if ((s = bb__jeach(sp->j, sp->root, key, 0, &it)) != BB_OK)
 		return s;
 	while (bb__jnext(&it, &jc)) {
-		bb_constraint *c = &sp->a->cons[sp->a->ncons];
-		int phys = strcmp(key, "physics") == 0;
+		int k = (*next)++, phys = strcmp(key, "physics") == 0;
+		bb_constraint *c = &sp->a->cons[k];
 
-		memset(c, 0, sizeof *c);
-		sp->a->ncons++;
 		if ((s = con_common(sp, jc, c, phys ? "bone" : "bones",
-		                    &orders[sp->a->ncons - 1])) != BB_OK)
+		                    &sp->cons[k].order)) != BB_OK)
 			return s;
 		s = strcmp(key, "ik") == 0 ? read_ik(sp, jc, c) :
 		    strcmp(key, "transform") == 0 ? read_transform(sp, jc, c) :
 		    phys ? read_physics(sp, jc, c) : read_path(sp, jc, c);
 		if (s != BB_OK)
 			return s;
-		(*count)++;
 	}
 	return BB_OK;
 }
@@ -689,7 +652,7 @@ static void cache_free(struct cache *c, int with_out)
 /* Constraints by order: for each i, the first IK, else transform, else
  * path, else physics constraint whose order is i (one per order value, as
  * the runtime does; the others are never applied). */
-static bb_status update_order(bb__sp *sp, const double *orders)
+static bb_status update_order(bb__sp *sp)
 {
 	bb_armature *a = sp->a;
 	struct cache c;
@@ -710,9 +673,9 @@ static bb_status update_order(bb__sp *sp, const double *orders)
 	if (!c.sorted || !c.first_child || !c.next_sibling || !c.out || !c.stack || !c.at ||
 	    cap > (1u << 26)) {
 		cache_free(&c, 1);
-		return cap > (1u << 26) ? bb_error_set(sp->j.err, BB_ERR_LIMIT, sp->j.file,
+		return cap > (1u << 26) ? bb_error_set(sp->j->err, BB_ERR_LIMIT, sp->j->file,
 		                                        NULL, "too many bones and constraints")
-		                        : nomem(sp);
+		                        : bb__build_nomem(sp->b);
 	}
 	c.cap = (int)cap;
 	for (i = 0; i < a->nbones; i++)
@@ -727,7 +690,7 @@ static bb_status update_order(bb__sp *sp, const double *orders)
 	for (i = 0; i < a->ncons; i++)
 		c.at[i] = -1;
 	for (k = 0; k < a->ncons; k++) {
-		double o = orders[k];
+		double o = sp->cons[k].order;
 
 		if (!(o >= 0 && o < a->ncons) || o != floor(o))
 			continue;
@@ -751,7 +714,7 @@ static bb_status update_order(bb__sp *sp, const double *orders)
 	return BB_OK;
 overflow:
 	cache_free(&c, 1);
-	return bb_error_set(sp->j.err, BB_ERR_INTERNAL, sp->j.file, NULL,
+	return bb_error_set(sp->j->err, BB_ERR_INTERNAL, sp->j->file, NULL,
 	                    "update order overflow");
 }
 
@@ -840,50 +803,49 @@ static bb_status read_skeleton(bb__sp *sp, json_t *sk, const char *version)
 	bb_status s;
 
 	if (!((major == 3 && minor >= 7) || (major == 4 && minor >= 0 && minor <= 2)))
-		return bb_error_set(sp->j.err, BB_ERR_INPUT, sp->j.file, "skeleton.spine",
+		return bb_error_set(sp->j->err, BB_ERR_INPUT, sp->j->file, "skeleton.spine",
 		                    "version \"%s\" is not supported (3.8 and 4.0-4.2 are)",
 		                    version);
 	sp->v3 = major == 3;
 	sp->v40 = major == 4 && minor == 0;
 	if (sp->v3 && minor != 8)
-		bb__model_warn(sp->m, "%s: Spine %s data is read as 3.8", sp->j.file, version);
-	bb__jpath_key(&sp->j.path, "skeleton");
-	s = bb__jnum_range(&sp->j, sk, "fps", 30, 0.001, 1000, &fps);
+		bb__model_warn(sp->m, "%s: Spine %s data is read as 3.8", sp->j->file, version);
+	bb__jpath_key(&sp->j->path, "skeleton");
+	s = bb__jnum_range(sp->j, sk, "fps", 30, 0.001, 1000, &fps);
 	if (s == BB_OK)
-		s = bb__jnum_range(&sp->j, sk, "referenceScale", 100, 1e-6, 1e9,
+		s = bb__jnum_range(sp->j, sk, "referenceScale", 100, 1e-6, 1e9,
 		                   &sp->reference_scale);
-	bb__jpath_pop(&sp->j.path, 0);
+	bb__jpath_pop(&sp->j->path, 0);
 	sp->a->fps = fps;
 	return s;
 }
 
 static bb_status load(bb__sp *sp)
 {
-	double *orders = NULL;
 	json_t *sk, *list;
 	const char *version, *keys[] = { "ik", "transform", "path", "physics" };
 	char atlas[4096];
 	bb__ref ref;
 	size_t ncons = 0;
-	int i, have = 0, *counts[4];
+	int i, have = 0, next = 0;
 	bb_status s;
 
-	if ((s = bb__jexpect_object(&sp->j, sp->root)) != BB_OK ||
-	    (s = bb__jobject(&sp->j, sp->root, "skeleton", 1, &sk)) != BB_OK)
+	if ((s = bb__jexpect_object(sp->j, sp->root)) != BB_OK ||
+	    (s = bb__jobject(sp->j, sp->root, "skeleton", 1, &sk)) != BB_OK)
 		return s;
-	bb__jpath_key(&sp->j.path, "skeleton");
-	s = bb__jstr(&sp->j, sk, "spine", 1, &version);
-	bb__jpath_pop(&sp->j.path, 0);
+	bb__jpath_key(&sp->j->path, "skeleton");
+	s = bb__jstr(sp->j, sk, "spine", 1, &version);
+	bb__jpath_pop(&sp->j->path, 0);
 	if (s != BB_OK)
 		return s;
-	if ((s = bb__build_armatures(&sp->ctx->b, 1, &sp->a)) != BB_OK)
+	if ((s = bb__build_armatures(sp->b, 1, &sp->a)) != BB_OK)
 		return s;
 	sp->a->y_up = 1;
 	sp->a->default_anim = -1;
 	if ((s = read_skeleton(sp, sk, version)) != BB_OK)
 		return s;
-	if (!(sp->a->name = bb__strdup(sp->ctx->name)))
-		return nomem(sp);
+	if ((s = bb__build_str(sp->b, &sp->a->name, sp->ctx->name)) != BB_OK)
+		return s;
 	{
 		char *dot = strrchr(sp->a->name, '.');
 
@@ -893,26 +855,16 @@ static bb_status load(bb__sp *sp)
 	if ((s = read_bones(sp)) != BB_OK || (s = read_slots(sp)) != BB_OK)
 		return s;
 	for (i = 0; i < 4; i++) {
-		if ((s = bb__jarray(&sp->j, sp->root, keys[i], 0, &list)) != BB_OK)
+		if ((s = bb__jarray(sp->j, sp->root, keys[i], 0, &list)) != BB_OK)
 			return s;
 		ncons += bb__jsize(list);
 	}
-	if (ncons > 100000)
-		return bb_error_set(sp->j.err, BB_ERR_LIMIT, sp->j.file, NULL,
-		                    "%zu constraints exceed the limit of 100000", ncons);
-	sp->a->cons = bb__calloc(ncons ? ncons : 1, sizeof *sp->a->cons);
-	orders = bb__calloc(ncons ? ncons : 1, sizeof *orders);
-	sp->phys_global = bb__calloc(ncons ? ncons : 1, sizeof *sp->phys_global);
-	if (!sp->a->cons || !orders || !sp->phys_global) {
-		free(orders);
-		return nomem(sp);
-	}
-	counts[0] = &sp->nik;
-	counts[1] = &sp->ntc;
-	counts[2] = &sp->npath;
-	counts[3] = &sp->nphys;
+	if ((s = bb__build_cons(sp->b, sp->a, ncons)) != BB_OK)
+		return s;
+	if (!(sp->cons = bb__calloc(ncons, sizeof *sp->cons)))
+		return bb__build_nomem(sp->b);
 	for (i = 0; i < 4 && s == BB_OK; i++)
-		s = read_constraints(sp, keys[i], counts[i], orders);
+		s = read_constraints(sp, keys[i], &next);
 	if (s == BB_OK && (have = find_atlas(sp->ctx, atlas, sizeof atlas, &ref)) > 0) {
 		if ((s = bb__sp_atlas_load(sp->ctx, &ref, &sp->atlas)) == BB_OK)
 			sp->have_atlas = 1;
@@ -920,18 +872,17 @@ static bb_status load(bb__sp *sp)
 		s = BB_ERR_INPUT;
 	} else if (s == BB_OK) {
 		bb__model_warn(sp->m, "%s: no atlas found beside it (give one with "
-		               "--atlas); attachments are not drawn", sp->j.file);
+		               "--atlas); attachments are not drawn", sp->j->file);
 	}
 	if (s == BB_OK)
 		s = bb__sp_read_skins(sp);
 	if (s == BB_OK)
-		s = update_order(sp, orders);
-	free(orders);
+		s = update_order(sp);
 	if (s == BB_OK)
 		s = bb__sp_read_animations(sp);
 	if (s == BB_OK && sp->missing_regions)
 		bb__model_warn(sp->m, "%s: %d attachments have no region in the atlas "
-		               "and are not drawn", sp->j.file, sp->missing_regions);
+		               "and are not drawn", sp->j->file, sp->missing_regions);
 	return s;
 }
 
@@ -943,7 +894,8 @@ bb_status bb__load_spine(bb__load_ctx *c, json_t *root, bb_model *m)
 
 	memset(&sp, 0, sizeof sp);
 	sp.ctx = c;
-	bb__jctx_init(&sp.j, c->name, c->err, 0);
+	sp.j = &c->at;
+	sp.b = &c->b;
 	sp.m = m;
 	sp.root = root;
 	s = load(&sp);
@@ -956,9 +908,7 @@ bb_status bb__load_spine(bb__load_ctx *c, json_t *root, bb_model *m)
 		free(sp.names[i].names);
 	}
 	free(sp.names);
-	free(sp.slot_dark);
-	free(sp.skins);
-	free(sp.phys_global);
+	free(sp.cons);
 	bb__sp_atlas_free(&sp.atlas);
 	return s;
 }

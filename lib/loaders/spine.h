@@ -58,7 +58,8 @@ typedef struct bb__sp_names {
 } bb__sp_names;
 
 typedef struct bb__sp {
-	bb__jctx j;
+	bb__jctx *j;           /* the driver's reader position (ctx->at) */
+	bb__build *b;          /* the model builder (ctx->b), reporting there */
 	bb__load_ctx *ctx;
 	bb_model *m;
 	bb_armature *a;
@@ -67,15 +68,14 @@ typedef struct bb__sp {
 	int have_atlas;
 	bb__sp_atlas atlas;
 	json_t *root;
-	json_t **skins;        /* per model skin: its JSON object (the
-	                          attachments map); skin 0 is "default" */
 	bb__sp_names *names;   /* per slot */
 	int nnames;            /* sum over slots */
-	int *slot_dark;        /* per slot: has a dark colour (two-colour) */
-	int nik, ntc, npath, nphys;   /* constraints by kind, in file order */
-	unsigned char *phys_global;   /* per model constraint: bit p set when a
-	                          physics constraint takes the global ("")
-	                          timeline of bb__sp_physics_props[p] */
+	struct bb__sp_con {    /* per model constraint: */
+		double order;      /* its `order` (the update order) */
+		unsigned char phys_global;  /* bit p set when a physics
+		                      constraint takes the global ("") timeline
+		                      of bb__sp_physics_props[p] */
+	} *cons;
 	int missing_regions;
 	double reference_scale;   /* skeleton.referenceScale (physics) */
 } bb__sp;
@@ -120,8 +120,6 @@ void bb__sp_place_mesh(bb__sp *sp, const float *ruv, int nruv, const char *path,
 bb_status bb__sp_read_clip_or_path(bb__sp *sp, json_t *map, int path, bb_display *d);
 /* Frees a display's vertex data, making it an empty NONE (name kept). */
 void bb__sp_clear_geometry(bb_display *d);
-/* A deep copy of src into dst, dst's name kept; 0 without memory. */
-int bb__sp_copy_display(bb_display *dst, const bb_display *src);
 
 /* spine-skin.c: every skin's displays; names resolved to indices. */
 bb_status bb__sp_read_skins(bb__sp *sp);

@@ -86,6 +86,9 @@ bb_status bb__build_slots(bb__build *b, bb_armature *a, size_t n)
 {
 	size_t i;
 
+	if (n > BB_BUILD_MAX_SLOTS - (size_t)a->nslots)
+		return bb__where_fail(b->at, BB_ERR_LIMIT, NULL, "%zu slots exceed the limit of %d",
+		                      n + (size_t)a->nslots, BB_BUILD_MAX_SLOTS);
 	if (!append((void **)&a->slots, &a->nslots, n, sizeof *a->slots))
 		return bb__build_nomem(b);
 	for (i = (size_t)a->nslots - n; i < (size_t)a->nslots; i++) {
@@ -118,18 +121,112 @@ bb_status bb__build_skin(bb__build *b, bb_armature *a, const char *name,
 	return BB_OK;
 }
 
-bb_status bb__build_displays(bb__build *b, bb_armature *a, int n, int *first)
+bb_status bb__build_displays(bb__build *b, bb_armature *a, size_t n, int *first)
 {
 	int i, at = a->ndisplays;
 
-	if (n < 0 || !append((void **)&a->displays, &a->ndisplays, (size_t)n,
-	                     sizeof *a->displays))
+	if (n > BB_BUILD_MAX_DISPLAYS - (size_t)a->ndisplays)
+		return bb__where_fail(b->at, BB_ERR_LIMIT, NULL,
+		                      "%zu displays exceed the limit of %d",
+		                      n + (size_t)a->ndisplays, BB_BUILD_MAX_DISPLAYS);
+	if (!append((void **)&a->displays, &a->ndisplays, n, sizeof *a->displays))
 		return bb__build_nomem(b);
 	for (i = at; i < a->ndisplays; i++)
 		a->displays[i].local = bb_affine_identity();
 	if (first)
 		*first = at;
 	return BB_OK;
+}
+
+/* ---- geometry ----------------------------------------------------------- */
+
+/* *out = n zeroed elements of size (never NULL, n 0 too); 0 on failure. */
+static int zeroed(void *out, int n, size_t size)
+{
+	void **p = out;
+
+	return n >= 0 && (*p = bb__calloc((size_t)n, size)) != NULL;
+}
+
+bb_status bb__build_verts(bb__build *b, bb_display *d, int nverts)
+{
+	if (!zeroed(&d->u.mesh.verts, nverts, sizeof *d->u.mesh.verts))
+		return bb__build_nomem(b);
+	d->u.mesh.nverts = nverts;
+	return BB_OK;
+}
+
+bb_status bb__build_weights(bb__build *b, bb_display *d, int nverts, int ninfl)
+{
+	if (!zeroed(&d->u.mesh.wcount, nverts, sizeof *d->u.mesh.wcount) ||
+	    !zeroed(&d->u.mesh.wbone, ninfl, sizeof *d->u.mesh.wbone) ||
+	    !zeroed(&d->u.mesh.wweight, ninfl, sizeof *d->u.mesh.wweight) ||
+	    !zeroed(&d->u.mesh.wpos, ninfl, sizeof *d->u.mesh.wpos))
+		return bb__build_nomem(b);
+	d->u.mesh.nverts = nverts;
+	d->u.mesh.ninfluences = ninfl;
+	return BB_OK;
+}
+
+bb_status bb__build_triangles(bb__build *b, bb_display *d, int nverts,
+                              int nindices)
+{
+	if (!zeroed(&d->u.mesh.uvs, nverts, sizeof *d->u.mesh.uvs) ||
+	    !zeroed(&d->u.mesh.indices, nindices, sizeof *d->u.mesh.indices))
+		return bb__build_nomem(b);
+	d->u.mesh.nindices = nindices;
+	return BB_OK;
+}
+
+bb_status bb__build_lengths(bb__build *b, bb_display *d, int n)
+{
+	if (!zeroed(&d->u.mesh.lengths, n, sizeof *d->u.mesh.lengths))
+		return bb__build_nomem(b);
+	d->u.mesh.nlengths = n;
+	return BB_OK;
+}
+
+/* *out = a copy of the n elements of size at p (NULL when there are
+ * none); 0 on failure (*out NULL). */
+static int copied(void *out, const void *p, int n, size_t size)
+{
+	*(void **)out = NULL;
+	if (!p || n <= 0)
+		return 1;
+	if (!zeroed(out, n, size)) {
+		*(void **)out = NULL;
+		return 0;
+	}
+	memcpy(*(void **)out, p, (size_t)n * size);
+	return 1;
+}
+
+bb_status bb__build_copy_display(bb__build *b, bb_display *dst,
+                                 const bb_display *src)
+{
+	char *name = dst->name;
+	int ok, nv = src->u.mesh.nverts, inf = src->u.mesh.ninfluences;
+
+	*dst = *src;
+	dst->name = name;
+	if (src->kind != BB_DISPLAY_MESH && src->kind != BB_DISPLAY_CLIP &&
+	    src->kind != BB_DISPLAY_PATH)
+		return BB_OK;
+	/* every pointer copied or NULL, failed or not: dst owns them all */
+#define COPY(f, n) copied(&dst->u.mesh.f, src->u.mesh.f, n, sizeof *dst->u.mesh.f)
+	ok = COPY(verts, nv);
+	ok = COPY(uvs, nv) && ok;
+	ok = COPY(indices, src->u.mesh.nindices) && ok;
+	ok = COPY(wcount, nv) && ok;
+	ok = COPY(wbone, inf) && ok;
+	ok = COPY(wweight, inf) && ok;
+	ok = COPY(wpos, inf) && ok;
+	ok = COPY(lengths, src->u.mesh.nlengths) && ok;
+#undef COPY
+	if (ok)
+		return BB_OK;
+	bb__display_clear(dst);
+	return bb__build_nomem(b);
 }
 
 bb_status bb__build_iks(bb__build *b, bb_armature *a, size_t n)
@@ -142,6 +239,38 @@ bb_status bb__build_iks(bb__build *b, bb_armature *a, size_t n)
 		a->iks[i].weight = 1;
 		a->iks[i].bend_positive = 1;
 	}
+	return BB_OK;
+}
+
+bb_status bb__build_cons(bb__build *b, bb_armature *a, size_t n)
+{
+	if (n > BB_BUILD_MAX_CONS - (size_t)a->ncons)
+		return bb__where_fail(b->at, BB_ERR_LIMIT, NULL,
+		                      "%zu constraints exceed the limit of %d",
+		                      n + (size_t)a->ncons, BB_BUILD_MAX_CONS);
+	if (!append((void **)&a->cons, &a->ncons, n, sizeof *a->cons))
+		return bb__build_nomem(b);
+	return BB_OK;
+}
+
+bb_status bb__build_con_bones(bb__build *b, bb_constraint *c, int n)
+{
+	free(c->bones);
+	c->nbones = 0;
+	if (n < 0 || !(c->bones = bb__calloc((size_t)n, sizeof *c->bones)))
+		return bb__build_nomem(b);
+	c->nbones = n;
+	return BB_OK;
+}
+
+bb_status bb__build_skin_flags(bb__build *b, const bb_armature *a, bb_skin *sk,
+                               int cons, unsigned char **out)
+{
+	unsigned char **f = cons ? &sk->cons : &sk->bones;
+
+	if (!*f && !(*f = bb__calloc((size_t)(cons ? a->ncons : a->nbones), 1)))
+		return bb__build_nomem(b);
+	*out = *f;
 	return BB_OK;
 }
 
@@ -198,16 +327,25 @@ bb_status bb__build_anim(bb__build *b, bb_armature *a, const char *name,
 	return BB_OK;
 }
 
+bb_status bb__build_keys_fit(bb__build *b, long n)
+{
+	if (n > (long)b->max_keys - b->keys)
+		return bb__where_fail(b->at, BB_ERR_LIMIT, NULL, "more than %d keys", b->max_keys);
+	return BB_OK;
+}
+
 bb_status bb__build_timeline(bb__build *b, bb_anim *an, bb_tl_target target,
                              int index, bb_prop prop, bb_apply apply,
                              int stride, int nkeys, bb_timeline **out)
 {
 	bb_timeline *t;
+	bb_status s;
 
 	if (nkeys < 0 || stride < 1)
 		return bb__where_fail(b->at, BB_ERR_INTERNAL, NULL, "bad timeline shape");
-	if ((b->keys += nkeys) > b->max_keys)
-		return bb__where_fail(b->at, BB_ERR_LIMIT, NULL, "more than %d keys", b->max_keys);
+	if ((s = bb__build_keys_fit(b, nkeys)) != BB_OK)
+		return s;
+	b->keys += nkeys;
 	if (!append((void **)&an->timelines, &an->ntimelines, 1,
 	            sizeof *an->timelines))
 		return bb__build_nomem(b);

@@ -13,6 +13,13 @@
 #include "core/util.h"
 #include "model/model.h"
 
+/* Limits every loader shares besides the options' bones and keys. */
+enum {
+	BB_BUILD_MAX_SLOTS = 100000,       /* per armature */
+	BB_BUILD_MAX_CONS = 100000,        /* constraints per armature */
+	BB_BUILD_MAX_DISPLAYS = 4000000    /* per armature */
+};
+
 typedef struct bb__build {
 	bb_model *m;
 	bb__where *at;         /* where the reader is: errors name it */
@@ -36,17 +43,42 @@ bb_status bb__build_armatures(bb__build *b, int n, bb_armature **first);
  * inherit flags; their names are the loader's to set. */
 bb_status bb__build_bones(bb__build *b, bb_armature *a, size_t n);
 /* n slots on bone 0, showing nothing (setup_display -1), identity colour,
- * normal blending. */
+ * normal blending (more than BB_BUILD_MAX_SLOTS in the armature:
+ * BB_ERR_LIMIT "<n> slots exceed the limit of <max>"). */
 bb_status bb__build_slots(bb__build *b, bb_armature *a, size_t n);
 /* Appends a skin named `name` with an empty run for each of a's slots
  * (so the slots come first) and, when draw_order, the slots' own order. */
 bb_status bb__build_skin(bb__build *b, bb_armature *a, const char *name,
                          int draw_order, bb_skin **out);
 /* Appends n displays (BB_DISPLAY_NONE, identity transform); the first's
- * index in *first. */
-bb_status bb__build_displays(bb__build *b, bb_armature *a, int n, int *first);
+ * index in *first (more than BB_BUILD_MAX_DISPLAYS in the armature:
+ * BB_ERR_LIMIT "<n> displays exceed the limit of <max>"). */
+bb_status bb__build_displays(bb__build *b, bb_armature *a, size_t n, int *first);
+/* A mesh, clip or path display's arrays, all zero, their counts set:
+ * nverts positions (verts); per vertex its influence count (wcount) and
+ * ninfl influences (wbone, wweight, wpos); nverts uvs and nindices
+ * triangle indices; n path lengths.  BB_ERR_NOMEM. */
+bb_status bb__build_verts(bb__build *b, bb_display *d, int nverts);
+bb_status bb__build_weights(bb__build *b, bb_display *d, int nverts, int ninfl);
+bb_status bb__build_triangles(bb__build *b, bb_display *d, int nverts,
+                              int nindices);
+bb_status bb__build_lengths(bb__build *b, bb_display *d, int n);
+/* dst becomes a deep copy of src, dst's name kept (without memory: an
+ * empty BB_DISPLAY_NONE and BB_ERR_NOMEM). */
+bb_status bb__build_copy_display(bb__build *b, bb_display *dst,
+                                 const bb_display *src);
 /* Appends n IK constraints (weight 1, bendPositive). */
 bb_status bb__build_iks(bb__build *b, bb_armature *a, size_t n);
+/* Appends n constraints (zeroed: kind IK, no bones; more than
+ * BB_BUILD_MAX_CONS in the armature: BB_ERR_LIMIT "<n> constraints
+ * exceed the limit of <max>"). */
+bb_status bb__build_cons(bb__build *b, bb_armature *a, size_t n);
+/* Gives constraint c n bones (index 0 each). */
+bb_status bb__build_con_bones(bb__build *b, bb_constraint *c, int n);
+/* The skin's own bones (cons 0: a flag per bone of a, bb_skin.bones) or
+ * constraints (cons 1: bb_skin.cons), created once, all clear. */
+bb_status bb__build_skin_flags(bb__build *b, const bb_armature *a, bb_skin *sk,
+                               int cons, unsigned char **out);
 /* Appends a bone mask with a flag per bone of a. */
 bb_status bb__build_mask(bb__build *b, bb_armature *a, const char *name,
                          bb_mask **out);
@@ -58,6 +90,10 @@ bb_status bb__build_solid(bb__build *b, bb_armature *a, bb_solid **out);
  * counting its keys. */
 bb_status bb__build_anim(bb__build *b, bb_armature *a, const char *name,
                          bb_anim **out);
+/* Whether n more keys fit in the animation last added (BB_ERR_LIMIT "more
+ * than <max> keys" if not), for a loader that reads a list of keys before
+ * it builds their timelines. */
+bb_status bb__build_keys_fit(bb__build *b, long n);
 /* Appends a timeline of nkeys keys (times and values zero, stepped) of
  * stride values each; the animation's keys beyond max_keys are
  * BB_ERR_LIMIT "more than <max> keys". */
