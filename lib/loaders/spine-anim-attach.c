@@ -12,11 +12,6 @@
 #include "loaders/spine-keys.h"
 
 
-static bb_status nomem(bb__sp *sp)
-{
-	return bb_error_set(sp->j->err, BB_ERR_NOMEM, sp->j->file, NULL, "out of memory");
-}
-
 /* ---- deform and sequence ----------------------------------------------- */
 
 /* Deform keys as offsets from the setup vertices, rounded as the runtime
@@ -62,16 +57,15 @@ static bb_status deform_timeline(struct bb__sp_anim *am, int slot, int disp, jso
 			}
 		bb__jpath_pop(&sp->j->path, mark);
 	}
+	if (len == 0)
+		goto done;     /* a mesh without vertices: nothing to deform */
 	{	/* bb__sp_emit maps at most MAXV values: built here by its rules */
 		int pre = bb__sp_f32(k.time[0]) > 0;      /* zero offsets first */
-		bb_timeline *t = bb__sp_timeline(am, k.n + pre, len);
+		bb_timeline *t;
 
-		if (!t) {
-			st = nomem(sp);
+		if ((st = bb__build_timeline(sp->b, am->an, BB_TL_DEFORM, slot, BB_PROP_X,
+		                             BB_APPLY_ADD, len, k.n + pre, &t)) != BB_OK)
 			goto done;
-		}
-		t->target = BB_TL_DEFORM;
-		t->index = slot;
 		t->display = disp;
 		for (i = 0; i < k.n; i++) {
 			int o = i + pre;
@@ -211,18 +205,17 @@ bb_status bb__sp_attachment_timelines(struct bb__sp_anim *am, json_t *map, int v
 bb_status bb__sp_draw_order(struct bb__sp_anim *am, json_t *list)
 {
 	bb__sp *sp = am->sp;
-	int ns = sp->a->nslots, i, j, *order = NULL, *unchanged = NULL;
+	int ns = sp->a->nslots, i, j, *order = NULL, *unchanged;
 	struct bb__sp_keys k;
 	bb_status st;
 
 	if ((st = bb__sp_read_keys(am, list, ns, NULL, NULL, &k)) != BB_OK || ns == 0)
 		goto done;
-	order = bb__calloc((size_t)ns + 1, sizeof *order);
-	unchanged = bb__calloc((size_t)ns + 1, sizeof *unchanged);
-	if (!order || !unchanged) {
-		st = nomem(sp);
+	if (!(order = bb__calloc(2 * (size_t)ns, sizeof *order))) {
+		st = bb__build_nomem(sp->b);
 		goto done;
 	}
+	unchanged = order + ns;
 	for (i = 0; i < k.n; i++) {
 		size_t mark = bb__jpath_index(&sp->j->path, (size_t)i);
 		bb__jiter it;
@@ -274,13 +267,11 @@ bb_status bb__sp_draw_order(struct bb__sp_anim *am, json_t *list)
 	}
 	{	/* like deform: too long for bb__sp_emit's value map */
 		int pre = bb__sp_f32(k.time[0]) > 0;      /* the setup order first */
-		bb_timeline *t = bb__sp_timeline(am, k.n + pre, ns);
+		bb_timeline *t;
 
-		if (!t) {
-			st = nomem(sp);
+		if ((st = bb__build_timeline(sp->b, am->an, BB_TL_DRAW_ORDER, 0, BB_PROP_X,
+		                             BB_APPLY_ADD, ns, k.n + pre, &t)) != BB_OK)
 			goto done;
-		}
-		t->target = BB_TL_DRAW_ORDER;
 		for (j = 0; pre && j < ns; j++)
 			t->values[j] = j;
 		for (i = 0; i < k.n; i++) {
@@ -291,25 +282,19 @@ bb_status bb__sp_draw_order(struct bb__sp_anim *am, json_t *list)
 	}
 done:
 	free(order);
-	free(unchanged);
 	bb__sp_free_keys(&k);
 	return st;
 }
 
-static int event_cmp(const void *x, const void *y)
-{
-	const bb_event *a = x, *b = y;
+enum { EVENT_DATA = 512 };
 
-	return a->time < b->time ? -1 : a->time > b->time;
-}
-
-/* An event's payload as text into *out (NULL: none; NULL too without
- * memory): the fields that are set, the key's (a null one too, as the
- * runtime's getValue takes it) over the event's defaults. */
-static bb_status event_data(bb__sp *sp, json_t *key, json_t *def, char **out)
+/* An event's payload as text in buf, *out = buf (NULL: none): the fields
+ * that are set, the key's (a null one too, as the runtime's getValue takes
+ * it) over the event's defaults. */
+static bb_status event_data(bb__sp *sp, json_t *key, json_t *def, char buf[EVENT_DATA],
+                            const char **out)
 {
 	static const char *const fields[] = { "int", "float", "string", "audio" };
-	char buf[512];
 	size_t n = 0;
 	int i;
 	bb_status s;
@@ -327,14 +312,14 @@ static bb_status event_data(bb__sp *sp, json_t *key, json_t *def, char **out)
 			if ((s = bb__jstr(sp->j, v, NULL, 1, &str)) != BB_OK)
 				return s;
 			if (str[0])
-				n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s=%.200s",
+				n += (size_t)snprintf(buf + n, EVENT_DATA - n, "%s%s=%.200s",
 				                      n ? " " : "", fields[i], str);
 			break;
 		case BB_JK_NUMBER:
 			if ((s = bb__jnum(sp->j, v, NULL, 0, &x)) != BB_OK)
 				return s;
 			if (x != 0)
-				n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s=%g",
+				n += (size_t)snprintf(buf + n, EVENT_DATA - n, "%s%s=%g",
 				                      n ? " " : "", fields[i], x);
 			break;
 		case BB_JK_ABSENT:
@@ -343,10 +328,10 @@ static bb_status event_data(bb__sp *sp, json_t *key, json_t *def, char **out)
 		case BB_JK_OBJECT:
 			break;
 		}
-		if (n >= sizeof buf)
-			n = sizeof buf - 1;
+		if (n >= EVENT_DATA)
+			n = EVENT_DATA - 1;
 	}
-	*out = n ? bb__strdup(buf) : NULL;
+	*out = n ? buf : NULL;
 	return BB_OK;
 }
 
@@ -354,7 +339,6 @@ bb_status bb__sp_events(struct bb__sp_anim *am, json_t *list)
 {
 	bb__sp *sp = am->sp;
 	json_t *defs = bb__jget(sp->root, "events");
-	bb_anim *an = am->an;
 	struct bb__sp_keys k;
 	int i;
 	bb_status st;
@@ -363,8 +347,8 @@ bb_status bb__sp_events(struct bb__sp_anim *am, json_t *list)
 		goto done;
 	for (i = 0; i < k.n; i++) {
 		size_t mark = bb__jpath_index(&sp->j->path, (size_t)i);
-		const char *name;
-		bb_event *e;
+		const char *name, *data;
+		char buf[EVENT_DATA];
 
 		if ((st = bb__jstr(sp->j, k.map[i], "name", 1, &name)) != BB_OK)
 			goto done;
@@ -372,25 +356,13 @@ bb_status bb__sp_events(struct bb__sp_anim *am, json_t *list)
 			st = bb__jfail(sp->j, "name", "unknown event \"%s\"", name);
 			goto done;
 		}
-		if (!bb__grow((void **)&an->events, &am->ev_cap, (size_t)an->nevents + 1,
-		              sizeof *an->events)) {
-			st = nomem(sp);
+		/* kept in time order (the keys are, after any of equal time) */
+		if ((st = event_data(sp, k.map[i], bb__jget(defs, name), buf, &data)) != BB_OK ||
+		    (st = bb__build_event(sp->b, am->an, bb__sp_f32(k.time[i]), BB_EVENT_EVENT,
+		                          name, data)) != BB_OK)
 			goto done;
-		}
-		e = &an->events[an->nevents++];
-		memset(e, 0, sizeof *e);
-		e->time = bb__sp_f32(k.time[i]);
-		e->kind = BB_EVENT_EVENT;
-		e->name = bb__strdup(name);
-		if ((st = event_data(sp, k.map[i], bb__jget(defs, name), &e->data)) != BB_OK)
-			goto done;
-		if (!e->name) {
-			st = nomem(sp);
-			goto done;
-		}
 		bb__jpath_pop(&sp->j->path, mark);
 	}
-	qsort(an->events, (size_t)an->nevents, sizeof *an->events, event_cmp);
 done:
 	bb__sp_free_keys(&k);
 	return st;

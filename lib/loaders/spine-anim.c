@@ -30,11 +30,6 @@
 #include "loaders/spine-keys.h"
 
 
-static bb_status nomem(bb__sp *sp)
-{
-	return bb_error_set(sp->j->err, BB_ERR_NOMEM, sp->j->file, NULL, "out of memory");
-}
-
 /* ---- walking { NAME: { KIND: [keys] } } -------------------------------- */
 
 enum { UNKNOWN = -2 };     /* a find's answer: no such name */
@@ -623,21 +618,18 @@ bb_status bb__sp_read_animations(bb__sp *sp)
 	n = it.n;
 	if (n > 10000)
 		return bb__jlimit(sp->j, NULL, "%zu animations exceed the limit of 10000", n);
-	if (!(a->anims = bb__calloc(n ? n : 1, sizeof *a->anims)))
-		return nomem(sp);
 	a->default_anim = n ? 0 : -1;
 	while (bb__jnext(&it, &map)) {
 		struct bb__sp_anim am;
-		bb_anim *an = &a->anims[it.index];
+		bb_anim *an;
 
-		a->nanims = (int)it.index + 1;
+		if ((s = bb__build_anim(sp->b, a, it.key, &an)) != BB_OK)
+			return s;
 		memset(&am, 0, sizeof am);
 		am.sp = sp;
 		am.an = an;
 		an->loop = 1;
 		an->exact_keys = 1;
-		if (!(an->name = bb__strdup(it.key)))
-			return nomem(sp);
 		if ((s = read_animation(&am, map)) != BB_OK)
 			return s;
 		an->duration = am.duration;

@@ -13,11 +13,6 @@
 #include "loaders/spine-keys.h"
 
 
-static bb_status nomem(bb__sp *sp)
-{
-	return bb_error_set(sp->j->err, BB_ERR_NOMEM, sp->j->file, NULL, "out of memory");
-}
-
 void bb__sp_free_keys(struct bb__sp_keys *k)
 {
 	free(k->time);
@@ -69,18 +64,15 @@ bb_status bb__sp_read_keys(struct bb__sp_anim *am, json_t *list, int nv, bb__sp_
 		return bb__jfail(sp->j, NULL, "expected an array of keys, found %s",
 		                 bb__json_type_name(list));
 	n = bb__jsize(list);
-	if ((long)n > (long)sp->ctx->opts->max_keys - am->keys)
-		return bb_error_set(sp->j->err, BB_ERR_LIMIT, sp->j->file, sp->j->path.buf,
-		                    "more than %d keys in the animation",
-		                    sp->ctx->opts->max_keys);
-	am->keys += (long)n;
+	if ((s = bb__build_keys_fit(sp->b, (long)n)) != BB_OK)
+		return s;
 	k->nv = nv;
 	k->time = bb__calloc(n + 1, sizeof *k->time);
 	k->val = bb__calloc((n + 1) * (size_t)(nv ? nv : 1), sizeof *k->val);
 	k->curve = bb__calloc(n + 1, sizeof *k->curve);
 	k->map = bb__calloc(n + 1, sizeof *k->map);
 	if (!k->time || !k->val || !k->curve || !k->map)
-		return nomem(sp);
+		return bb__build_nomem(sp->b);
 	if ((s = bb__jeach(sp->j, list, NULL, 0, &it)) != BB_OK)
 		return s;
 	while (bb__jnext(&it, &key)) {
@@ -140,17 +132,6 @@ void bb__sp_bezier9(double x1, double y1, double cx1, double cy1, double cx2,
 	}
 }
 
-int bb__sp_add_table(struct bb__sp_anim *am, int n)
-{
-	bb_anim *an = am->an;
-
-	if (!bb__grow((void **)&an->tables, &am->tab_cap, (size_t)an->ntables + (size_t)n,
-	              sizeof *an->tables))
-		return -1;
-	an->ntables += n;
-	return an->ntables - n;
-}
-
 /* 4 numbers per value of a 4.x curve array, checked. */
 bb_status bb__sp_curve_nums(bb__sp *sp, json_t *key, int vi, double *h)
 {
@@ -181,40 +162,19 @@ bb_status bb__sp_curve38(bb__sp *sp, json_t *key, double *h)
 
 /* ---- emitting model timelines ------------------------------------------ */
 
-bb_timeline *bb__sp_timeline(struct bb__sp_anim *am, int n, int stride)
-{
-	bb_anim *an = am->an;
-	bb_timeline *t;
-
-	if (!bb__grow((void **)&an->timelines, &am->tl_cap, (size_t)an->ntimelines + 1,
-	              sizeof *an->timelines))
-		return NULL;
-	t = &an->timelines[an->ntimelines];
-	memset(t, 0, sizeof *t);
-	an->ntimelines++;      /* counted first: freed with the model */
-	t->times = bb__calloc((size_t)n, sizeof *t->times);
-	t->values = bb__calloc((size_t)n * (size_t)stride, sizeof *t->values);
-	t->interp = bb__calloc((size_t)n, sizeof *t->interp);
-	if (!t->times || !t->values || !t->interp)
-		return NULL;
-	t->stride = stride;
-	t->nkeys = n;
-	return t;
-}
-
 bb_status bb__sp_percent_curve(struct bb__sp_anim *am, const struct bb__sp_keys *k,
                                int i, bb_interp *ip)
 {
 	bb__sp *sp = am->sp;
 	double h[4], t0 = bb__sp_f32(k->time[i]), t1 = bb__sp_f32(k->time[i + 1]);
-	int off = bb__sp_add_table(am, 18), q;
-	size_t mark = bb__jpath_index(&sp->j->path, (size_t)i);
+	int off, q;
+	size_t mark;
 	float *pts;
 	bb_status s;
 
-	if (off < 0)
-		return nomem(sp);
-	pts = am->an->tables + off;
+	if ((s = bb__build_table(sp->b, am->an, 18, &off, &pts)) != BB_OK)
+		return s;
+	mark = bb__jpath_index(&sp->j->path, (size_t)i);
 	if (sp->v3) {
 		/* 3.8: normalised in time and value; times into seconds */
 		if ((s = bb__sp_curve38(sp, k->map[i], h)) != BB_OK)
@@ -240,18 +200,20 @@ static bb_status value_curves(struct bb__sp_anim *am, const struct bb__sp_keys *
                               const struct bb__sp_spec *spec, int i, bb_interp *ip)
 {
 	bb__sp *sp = am->sp;
-	int off = bb__sp_add_table(am, 18 * spec->nv), q, v;
-	size_t mark = bb__jpath_index(&sp->j->path, (size_t)i);
+	int off, q, v;
+	size_t mark;
+	float *tab;
 	bb_status s;
 
-	if (off < 0)
-		return nomem(sp);
+	if ((s = bb__build_table(sp->b, am->an, 18 * spec->nv, &off, &tab)) != BB_OK)
+		return s;
+	mark = bb__jpath_index(&sp->j->path, (size_t)i);
 	for (v = 0; v < spec->nv; v++) {
 		int vi = spec->vi[v];
 		double h[4];
 		double y1 = k->val[(size_t)(vi == spec->stale_value1 ? 0 : i) * k->nv + vi];
 		double y2 = k->val[(size_t)(i + 1) * k->nv + vi];
-		float *pts = am->an->tables + off + 18 * v;
+		float *pts = tab + 18 * v;
 
 		if ((s = bb__sp_curve_nums(sp, k->map[i], vi, h)) != BB_OK)
 			return s;
@@ -276,14 +238,11 @@ bb_status bb__sp_emit(struct bb__sp_anim *am, const struct bb__sp_keys *k,
 
 	if (k->n == 0)
 		return BB_OK;
-	if (!(t = bb__sp_timeline(am, k->n + pre, nv)))
-		return nomem(am->sp);
-	t->target = spec->target;
-	t->index = spec->index;
+	if ((s = bb__build_timeline(am->sp->b, am->an, spec->target, spec->index,
+	                            spec->prop, spec->apply, nv, k->n + pre, &t)) != BB_OK)
+		return s;
 	t->display = spec->display;
 	t->param = spec->param;
-	t->prop = spec->prop;
-	t->apply = spec->apply;
 	t->channels = spec->channels;
 	for (v = 0; pre && v < nv; v++)
 		t->values[v] = spec->setup[v];     /* a stepped setup key at 0 */

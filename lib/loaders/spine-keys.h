@@ -30,9 +30,7 @@ struct bb__sp_keys {
 
 struct bb__sp_anim {
 	bb__sp *sp;
-	bb_anim *an;
-	size_t tl_cap, tab_cap, ev_cap;
-	long keys;             /* keys so far (limit) */
+	bb_anim *an;           /* the builder's last animation */
 	double duration;
 };
 
@@ -72,8 +70,8 @@ typedef bb_status (*bb__sp_read_fn)(bb__sp *sp, json_t *key, double *v, void *us
 
 /* Reads a list of keys (list: the array, at the current path): times
  * (non-decreasing), nv values each through fn (may be NULL), curve kinds;
- * counts them against the key limit and extends the animation's
- * duration. */
+ * checks that as many fit in the animation (bb__build_keys_fit: the
+ * builder counts the timelines' keys) and extends its duration. */
 bb_status bb__sp_read_keys(struct bb__sp_anim *am, json_t *list, int nv,
                            bb__sp_read_fn fn, void *user, struct bb__sp_keys *k);
 void bb__sp_free_keys(struct bb__sp_keys *k);
@@ -81,8 +79,6 @@ void bb__sp_free_keys(struct bb__sp_keys *k);
  * timeline's variant (progress 0 to 1). */
 void bb__sp_bezier9(double x1, double y1, double cx1, double cy1, double cx2,
                     double cy2, double x2, double y2, int deform, float *out);
-/* n more floats in the animation's table pool; their offset or -1. */
-int bb__sp_add_table(struct bb__sp_anim *am, int n);
 /* The 4 handles of value vi of a 4.x key's curve array / of a 3.8 key
  * (key: the key's object, at the current path). */
 bb_status bb__sp_curve_nums(bb__sp *sp, json_t *key, int vi, double *h);
@@ -91,9 +87,6 @@ bb_status bb__sp_curve38(bb__sp *sp, json_t *key, double *h);
  * name the key (the current path is its timeline's). */
 bb_status bb__sp_percent_curve(struct bb__sp_anim *am, const struct bb__sp_keys *k,
                                int i, bb_interp *ip);
-/* A new model timeline of n keys and `stride` values (zeroed, stepped),
- * counted in the animation; NULL without memory. */
-bb_timeline *bb__sp_timeline(struct bb__sp_anim *am, int n, int stride);
 /* Builds the model timeline a spec describes from the keys. */
 bb_status bb__sp_emit(struct bb__sp_anim *am, const struct bb__sp_keys *k,
                       const struct bb__sp_spec *spec);

@@ -525,17 +525,17 @@ struct cache {
 	int *stack;            /* nbones: the walks below are iterative (a
 	                          chain of 10000 bones is no recursion) */
 	int *at;               /* ncons: the constraint of each order value */
-	bb_update *out;
-	int n, cap;
+	bb_update *out;        /* the armature's update order */
+	int *n, cap;
 };
 
 static int push(struct cache *c, int constraint, int index)
 {
-	if (c->n >= c->cap)
+	if (*c->n >= c->cap)
 		return 0;
-	c->out[c->n].constraint = constraint;
-	c->out[c->n].index = index;
-	c->n++;
+	c->out[*c->n].constraint = constraint;
+	c->out[*c->n].index = index;
+	(*c->n)++;
 	return 1;
 }
 
@@ -638,16 +638,6 @@ static int sort_constraint(struct cache *c, int k)
 	return ok;
 }
 
-static void cache_free(struct cache *c, int with_out)
-{
-	free(c->sorted);
-	free(c->first_child);
-	free(c->next_sibling);
-	free(c->stack);
-	free(c->at);
-	if (with_out)
-		free(c->out);
-}
 
 /* Constraints by order: for each i, the first IK, else transform, else
  * path, else physics constraint whose order is i (one per order value, as
@@ -656,28 +646,29 @@ static bb_status update_order(bb__sp *sp)
 {
 	bb_armature *a = sp->a;
 	struct cache c;
-	int i, k;
-	size_t cap;
+	int i, k, *mem;
+	size_t cap, nb = (size_t)a->nbones, nc = (size_t)a->ncons;
+	bb_status s;
 
 	memset(&c, 0, sizeof c);
 	c.sp = sp;
 	/* each bone is pushed at most once per constraint that resets it,
 	 * plus once at the end */
-	cap = (size_t)a->nbones * ((size_t)a->ncons + 1) + (size_t)a->ncons;
-	c.sorted = bb__calloc((size_t)a->nbones, 1);
-	c.first_child = bb__calloc((size_t)a->nbones, sizeof *c.first_child);
-	c.next_sibling = bb__calloc((size_t)a->nbones, sizeof *c.next_sibling);
-	c.out = bb__calloc(cap, sizeof *c.out);
-	c.stack = bb__calloc((size_t)a->nbones + 1, sizeof *c.stack);
-	c.at = bb__calloc((size_t)a->ncons + 1, sizeof *c.at);
-	if (!c.sorted || !c.first_child || !c.next_sibling || !c.out || !c.stack || !c.at ||
-	    cap > (1u << 26)) {
-		cache_free(&c, 1);
-		return cap > (1u << 26) ? bb_error_set(sp->j->err, BB_ERR_LIMIT, sp->j->file,
-		                                        NULL, "too many bones and constraints")
-		                        : bb__build_nomem(sp->b);
-	}
+	cap = nb * (nc + 1) + nc;
+	if ((s = bb__build_update(sp->b, a, cap)) != BB_OK)
+		return s;
+	c.out = a->update;
+	c.n = &a->nupdate;
 	c.cap = (int)cap;
+	/* the walks' scratch: first_child, next_sibling, stack (nb + 1), at
+	 * (nc + 1), then nb ints' room for the nb sorted flags */
+	if (!(mem = bb__calloc(4 * nb + nc + 2, sizeof *mem)))
+		return bb__build_nomem(sp->b);
+	c.first_child = mem;
+	c.next_sibling = mem + nb;
+	c.stack = mem + 2 * nb;
+	c.at = mem + 3 * nb + 1;
+	c.sorted = (unsigned char *)(c.at + nc + 1);
 	for (i = 0; i < a->nbones; i++)
 		c.first_child[i] = c.next_sibling[i] = -1;
 	for (i = a->nbones - 1; i > 0; i--) {   /* children in bone order */
@@ -704,16 +695,14 @@ static bb_status update_order(bb__sp *sp)
 	for (i = 0; i < a->nbones; i++)
 		if (!sort_bone(&c, i))
 			goto overflow;
-	cache_free(&c, 0);
-	a->update = c.out;
-	a->nupdate = c.n;
+	free(mem);
 	for (i = 0; i < a->ncons; i++)
 		if (a->cons[i].kind == BB_CON_PHYSICS &&
 		    (a->physics_step == 0 || a->cons[i].u.phys.step < a->physics_step))
 			a->physics_step = a->cons[i].u.phys.step;
 	return BB_OK;
 overflow:
-	cache_free(&c, 1);
+	free(mem);
 	return bb_error_set(sp->j->err, BB_ERR_INTERNAL, sp->j->file, NULL,
 	                    "update order overflow");
 }

@@ -33,6 +33,16 @@ bb_status bb__build_str(bb__build *b, char **dst, const char *s)
 	return *dst ? BB_OK : bb__build_nomem(b);
 }
 
+/* BB_ERR_LIMIT "<have + n> <what> exceed the limit of <max>" when n more
+ * than `have` pass max. */
+static bb_status fits(bb__build *b, size_t have, size_t n, int max, const char *what)
+{
+	if (n <= (size_t)max && have <= (size_t)max - n)
+		return BB_OK;
+	return bb__where_fail(b->at, BB_ERR_LIMIT, NULL, "%zu %s exceed the limit of %d",
+	                      have + n, what, max);
+}
+
 /* Grows *arr (n elements of size) by k zeroed ones; 0 on failure. */
 static int append(void **arr, int *n, size_t k, size_t size)
 {
@@ -67,10 +77,10 @@ bb_status bb__build_armatures(bb__build *b, int n, bb_armature **first)
 bb_status bb__build_bones(bb__build *b, bb_armature *a, size_t n)
 {
 	size_t i;
+	bb_status s;
 
-	if (n > (size_t)b->max_bones)
-		return bb__where_fail(b->at, BB_ERR_LIMIT, NULL, "%zu bones exceed the limit of %d", n,
-		                       b->max_bones);
+	if ((s = fits(b, 0, n, b->max_bones, "bones")) != BB_OK)
+		return s;
 	if (!append((void **)&a->bones, &a->nbones, n, sizeof *a->bones))
 		return bb__build_nomem(b);
 	for (i = (size_t)a->nbones - n; i < (size_t)a->nbones; i++) {
@@ -85,10 +95,10 @@ bb_status bb__build_bones(bb__build *b, bb_armature *a, size_t n)
 bb_status bb__build_slots(bb__build *b, bb_armature *a, size_t n)
 {
 	size_t i;
+	bb_status s;
 
-	if (n > BB_BUILD_MAX_SLOTS - (size_t)a->nslots)
-		return bb__where_fail(b->at, BB_ERR_LIMIT, NULL, "%zu slots exceed the limit of %d",
-		                      n + (size_t)a->nslots, BB_BUILD_MAX_SLOTS);
+	if ((s = fits(b, (size_t)a->nslots, n, BB_BUILD_MAX_SLOTS, "slots")) != BB_OK)
+		return s;
 	if (!append((void **)&a->slots, &a->nslots, n, sizeof *a->slots))
 		return bb__build_nomem(b);
 	for (i = (size_t)a->nslots - n; i < (size_t)a->nslots; i++) {
@@ -124,11 +134,10 @@ bb_status bb__build_skin(bb__build *b, bb_armature *a, const char *name,
 bb_status bb__build_displays(bb__build *b, bb_armature *a, size_t n, int *first)
 {
 	int i, at = a->ndisplays;
+	bb_status s;
 
-	if (n > BB_BUILD_MAX_DISPLAYS - (size_t)a->ndisplays)
-		return bb__where_fail(b->at, BB_ERR_LIMIT, NULL,
-		                      "%zu displays exceed the limit of %d",
-		                      n + (size_t)a->ndisplays, BB_BUILD_MAX_DISPLAYS);
+	if ((s = fits(b, (size_t)at, n, BB_BUILD_MAX_DISPLAYS, "displays")) != BB_OK)
+		return s;
 	if (!append((void **)&a->displays, &a->ndisplays, n, sizeof *a->displays))
 		return bb__build_nomem(b);
 	for (i = at; i < a->ndisplays; i++)
@@ -244,10 +253,10 @@ bb_status bb__build_iks(bb__build *b, bb_armature *a, size_t n)
 
 bb_status bb__build_cons(bb__build *b, bb_armature *a, size_t n)
 {
-	if (n > BB_BUILD_MAX_CONS - (size_t)a->ncons)
-		return bb__where_fail(b->at, BB_ERR_LIMIT, NULL,
-		                      "%zu constraints exceed the limit of %d",
-		                      n + (size_t)a->ncons, BB_BUILD_MAX_CONS);
+	bb_status s;
+
+	if ((s = fits(b, (size_t)a->ncons, n, BB_BUILD_MAX_CONS, "constraints")) != BB_OK)
+		return s;
 	if (!append((void **)&a->cons, &a->ncons, n, sizeof *a->cons))
 		return bb__build_nomem(b);
 	return BB_OK;
@@ -260,6 +269,17 @@ bb_status bb__build_con_bones(bb__build *b, bb_constraint *c, int n)
 	if (n < 0 || !(c->bones = bb__calloc((size_t)n, sizeof *c->bones)))
 		return bb__build_nomem(b);
 	c->nbones = n;
+	return BB_OK;
+}
+
+bb_status bb__build_update(bb__build *b, bb_armature *a, size_t n)
+{
+	if (n > (size_t)1 << 26)
+		return bb__where_fail(b->at, BB_ERR_LIMIT, NULL, "too many bones and constraints");
+	free(a->update);
+	a->nupdate = 0;
+	if (!(a->update = bb__calloc(n, sizeof *a->update)))
+		return bb__build_nomem(b);
 	return BB_OK;
 }
 

@@ -79,6 +79,9 @@ bb_status bb__build_con_bones(bb__build *b, bb_constraint *c, int n);
  * constraints (cons 1: bb_skin.cons), created once, all clear. */
 bb_status bb__build_skin_flags(bb__build *b, const bb_armature *a, bb_skin *sk,
                                int cons, unsigned char **out);
+/* Room for an update order of n steps in a->update (nupdate 0; more than
+ * 1 << 26: BB_ERR_LIMIT "too many bones and constraints"). */
+bb_status bb__build_update(bb__build *b, bb_armature *a, size_t n);
 /* Appends a bone mask with a flag per bone of a. */
 bb_status bb__build_mask(bb__build *b, bb_armature *a, const char *name,
                          bb_mask **out);

@@ -152,6 +152,59 @@ static bb_affine bone(const bb_model *m, const bb_pose *p, const char *name)
 
 #define HEAD "{\"skeleton\":{\"spine\":\"4.2.22\"},"
 
+/* The error loading json with at most max_bones bones and max_keys keys
+ * per animation, formatted. */
+static void load_error(const char *json, int max_bones, int max_keys,
+                       char *msg, size_t size)
+{
+	char path[128];
+	bb_load_options lo = { 0 };
+	bb_model *m = NULL;
+	bb_error err;
+
+	snprintf(path, sizeof path, "%s/t.json", dir);
+	lo.max_bones = max_bones;
+	lo.max_keys = max_keys;
+	ck_assert_int_eq(bb_model_load_buffer(json, strlen(json), path, &lo, &m, &err),
+	                 BB_ERR_LIMIT);
+	ck_assert_ptr_null(m);
+	bb_error_format(&err, msg, size);
+}
+
+/* The builder's limits name the field being read: the bones list, the
+ * key list whose timelines pass the animation's keys (a translate key
+ * list of 2 keys is 2 timelines of 2 keys: 4 keys). */
+START_TEST(builder_limits)
+{
+	char msg[512];
+
+	load_error(HEAD "\"bones\":[{\"name\":\"root\"},{\"name\":\"b\",\"parent\":\"root\"}]}",
+	           1, 0, msg, sizeof msg);
+	ck_assert_str_eq(msg, "t.json: bones: 2 bones exceed the limit of 1");
+	load_error(HEAD "\"bones\":[{\"name\":\"root\"}],\"animations\":{\"a\":{\"bones\":"
+	           "{\"root\":{\"rotate\":[{},{\"time\":1}],\"translate\":[{},{\"time\":1}]}}}}}",
+	           0, 3, msg, sizeof msg);
+	ck_assert_str_eq(msg, "t.json: animations.a.bones.root.translate: more than 3 keys");
+}
+END_TEST
+
+/* Deform keys of a mesh without vertices deform nothing (they made a
+ * timeline of no values: an invalid model). */
+START_TEST(empty_mesh_deform)
+{
+	bb_model *m = load(HEAD "\"bones\":[{\"name\":\"root\"}],"
+	                   "\"slots\":[{\"name\":\"s\",\"bone\":\"root\",\"attachment\":\"g\"}],"
+	                   "\"skins\":[{\"name\":\"default\",\"attachments\":{\"s\":{\"g\":{"
+	                   "\"type\":\"mesh\",\"uvs\":[],\"triangles\":[],\"vertices\":[]}}}}],"
+	                   "\"animations\":{\"a\":{\"attachments\":{\"default\":{\"s\":{\"g\":{"
+	                   "\"deform\":[{\"time\":0},{\"time\":1}]}}}}}}}");
+	bb_pose *p = pose_at(m, "a", 0.5, NULL);
+
+	bb_pose_free(p);
+	bb_model_free(m);
+}
+END_TEST
+
 /* Parent: rotation 30, scale (2, -3).  Child at x = 10, rotation 0.
  * Position: P (10, 0) = 20 (cos 30, sin 30) = (17.3205, 10).
  * noScaleOrReflection: the direction of P (cos 0, sin 0) normalised,
@@ -683,6 +736,8 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_unchecked_fixture(tc, write_files, remove_files);
+	tcase_add_test(tc, builder_limits);
+	tcase_add_test(tc, empty_mesh_deform);
 	tcase_add_test(tc, inherit_modes);
 	tcase_add_test(tc, path_constraint);
 	tcase_add_test(tc, physics_spring);
