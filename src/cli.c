@@ -218,6 +218,11 @@ long cli_warning_count(void)
 	return __atomic_load_n(&warnings, __ATOMIC_SEQ_CST);
 }
 
+void cli_warning_reset(void)
+{
+	__atomic_store_n(&warnings, 0, __ATOMIC_SEQ_CST);
+}
+
 const char *cli_text(const char *s)
 {
 	static char slots[4][4096];

@@ -22,6 +22,11 @@ enum {
 /* Sampling rate when neither --fps nor the file gives one (Forge). */
 enum { CLI_DEFAULT_FPS = 30 };
 
+/* Runs the command argv[1] with its arguments (argv[0] is the program)
+ * and returns its exit code: what main does after the global options, and
+ * what a batch job's process does (src/main.c). */
+int cli_command(int argc, char **argv);
+
 /* Maps a library status to the exit code above. */
 int cli_exit_code(bb_status s);
 /* Prints "bonebake: <file>: <path>: <message>" to stderr and returns the
@@ -49,6 +54,8 @@ int cli_bad_option(const char *cmd, char **argv, const struct option *opts);
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Warnings printed so far by cli_warn (for --strict). */
 long cli_warning_count(void);
+/* Counts from 0 again (a batch job's process, forked from batch). */
+void cli_warning_reset(void);
 /* Prints "bonebake: <message>" and a newline to stderr.  The message of
  * this, cli_warn and cli_usage_error goes through bb_text_escape: names
  * taken from files cannot reach the terminal or a CI log as control or

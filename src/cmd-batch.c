@@ -1,7 +1,7 @@
 /* bonebake batch MANIFEST.json: run many render/sheet jobs, a shard of
- * them, skipping those whose outputs are current.  Each job runs as a
- * child bonebake process (isolated: a failing or crashing job cannot take
- * the others down), with its share of the threads; its progress comes
+ * them, skipping those whose outputs are current.  Each job runs in a
+ * child process forked from batch (isolated: a failing or crashing job
+ * cannot take the others down), with its share of the threads; its progress comes
  * back as --progress json events and its messages are printed under its
  * name when it ends. */
 #define _GNU_SOURCE   /* ppoll */
@@ -12,7 +12,6 @@
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -20,8 +19,6 @@
 
 #include "cli.h"
 #include "outdir.h"
-
-extern char **environ;
 
 static const char help[] =
 	"usage: bonebake batch MANIFEST.json [options]\n"
@@ -172,12 +169,52 @@ static void child_read(struct batch_run *r, struct child *c)
 	}
 }
 
+/* Closes every descriptor from `low` up. */
+static void close_from(int low)
+{
+	long max, fd;
+
+#ifdef HAVE_CLOSE_RANGE
+	if (close_range((unsigned)low, ~0U, 0) == 0)
+		return;
+#endif
+	max = sysconf(_SC_OPEN_MAX);
+	for (fd = low; fd < (max > 0 && max < 65536 ? max : 65536); fd++)
+		close((int)fd);
+}
+
+/* The job's process, forked from batch: the command runs as `bonebake
+ * <argv...>` would, with every library already loaded (no exec, no
+ * dynamic linking at each job), in a process group of its own (batch
+ * forwards a cancel to it, so a job's own children go too), stdin and
+ * stdout on /dev/null, stderr into the pipe, the stop signals at their
+ * defaults and unblocked as a command run by hand has them.  Never
+ * returns. */
+static void run_child(int argc, const char **argv, int err_fd)
+{
+	struct sigaction sa;
+	sigset_t none;
+	int null = open("/dev/null", O_RDWR);
+
+	setpgid(0, 0);
+	if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 ||
+	    dup2(err_fd, 2) < 0)
+		_exit(EXIT_INTERNAL);
+	close_from(3);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	/* getopt reorders the array, never the strings */
+	exit(cli_command(argc, (char **)argv));
+}
+
 static int start_child(struct batch_run *r, int job, struct child *c)
 {
 	const bb_batch_job *j = bb_batch_job_at(r->b, job);
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t at;
-	sigset_t none, stops;
 	char threads[16];
 	const char **argv;
 	int p[2], i, k = 0, dfd;
@@ -214,38 +251,22 @@ static int start_child(struct batch_run *r, int job, struct child *c)
 	if (r->strict)
 		argv[k++] = "--strict";
 	argv[k] = NULL;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, p[1], 2);
-	posix_spawn_file_actions_addclose(&fa, p[0]);
-	posix_spawn_file_actions_addclose(&fa, p[1]);
-	/* a process group of its own (batch forwards a cancel to it, so a
-	 * job's own children go too), the stop signals at their defaults and
-	 * unblocked, as a command run by hand has them */
-	sigemptyset(&none);
-	sigemptyset(&stops);
-	sigaddset(&stops, SIGINT);
-	sigaddset(&stops, SIGTERM);
-	posix_spawnattr_init(&at);
-	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
-	                         POSIX_SPAWN_SETSIGDEF);
-	posix_spawnattr_setpgroup(&at, 0);
-	posix_spawnattr_setsigmask(&at, &none);
-	posix_spawnattr_setsigdefault(&at, &stops);
-	i = posix_spawn(&c->pid, "/proc/self/exe", &fa, &at, (char *const *)argv,
-	                environ);
-	posix_spawnattr_destroy(&at);
-	posix_spawn_file_actions_destroy(&fa);
+	fflush(NULL);   /* nothing of batch's own output twice */
+	c->pid = fork();
+	if (c->pid == 0)
+		run_child(k, argv, p[1]);
+	i = errno;
 	free(argv);
 	close(p[1]);
-	if (i != 0) {
+	if (c->pid < 0) {
+		c->pid = 0;
 		close(p[0]);
 		unlink(c->deps);
 		fprintf(stderr, "bonebake batch: %s: cannot start: %s\n",
 		        cli_text(j->name), strerror(i));
 		return EXIT_INTERNAL;
 	}
+	setpgid(c->pid, c->pid);   /* before any cancel can be forwarded */
 	c->fd = p[0];
 	return 0;
 }

@@ -40,24 +40,13 @@ static void usage(FILE *f)
 	           "70 internal error.\n");
 }
 
-int main(int argc, char **argv)
+int cli_command(int argc, char **argv)
 {
 	size_t i;
 
 	opterr = 0;   /* commands print their own usage errors */
-	if (argc < 2) {
-		usage(stderr);
-		return EXIT_USAGE;
-	}
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-	    strcmp(argv[1], "help") == 0) {
-		usage(stdout);
-		return EXIT_OK;
-	}
-	if (strcmp(argv[1], "--version") == 0) {
-		printf("bonebake %s\n", PACKAGE_VERSION);
-		return EXIT_OK;
-	}
+	optind = 0;   /* getopt from scratch (a batch job runs after batch's) */
+	cli_warning_reset();
 	cli_interrupt_install();
 	for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (strcmp(argv[1], commands[i].name) == 0) {
@@ -78,4 +67,22 @@ int main(int argc, char **argv)
 	fprintf(stderr, "bonebake: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("bonebake %s\n", PACKAGE_VERSION);
+		return EXIT_OK;
+	}
+	return cli_command(argc, argv);
 }
