@@ -34,10 +34,11 @@ static bb_draw_item *push(bb_pose *p, size_t nverts, bb_vec2 **verts,
 	it->blend = BB_BLEND_NORMAL;
 	it->nverts = (int)nverts;
 	p->voff[p->nitems] = p->nv;
+	/* no vertices: nothing allocated yet may be all there is (NULL) */
 	if (verts)
-		*verts = p->vbuf + p->nv;
+		*verts = nverts ? p->vbuf + p->nv : NULL;
 	if (uvs)
-		*uvs = p->vbuf + p->nv + nverts;
+		*uvs = nverts ? p->vbuf + p->nv + nverts : NULL;
 	p->nv += 2 * nverts;
 	p->nitems++;
 	return it;
