@@ -30,6 +30,21 @@ void bb_renderer_free(bb_renderer *r)
 	free(r);
 }
 
+cairo_surface_t *bb__raster_zeroed(cairo_format_t format, int w, int h)
+{
+	cairo_surface_t *s = cairo_image_surface_create(format, w, h);
+
+	if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+		cairo_surface_destroy(s);
+		return NULL;
+	}
+	cairo_surface_flush(s);
+	memset(cairo_image_surface_get_data(s), 0,
+	       (size_t)cairo_image_surface_get_stride(s) * (size_t)h);
+	cairo_surface_mark_dirty(s);
+	return s;
+}
+
 cairo_surface_t *bb__raster_coverage(bb_renderer *r, int w, int h)
 {
 	if (r->coverage && (cairo_image_surface_get_width(r->coverage) < w ||
@@ -41,13 +56,8 @@ cairo_surface_t *bb__raster_coverage(bb_renderer *r, int w, int h)
 		cairo_surface_destroy(r->coverage);
 		r->coverage = NULL;
 	}
-	if (!r->coverage) {
-		r->coverage = cairo_image_surface_create(CAIRO_FORMAT_A8, w, h);
-		if (cairo_surface_status(r->coverage) != CAIRO_STATUS_SUCCESS) {
-			cairo_surface_destroy(r->coverage);
-			r->coverage = NULL;
-		}
-	}
+	if (!r->coverage)
+		r->coverage = bb__raster_zeroed(CAIRO_FORMAT_A8, w, h);
 	return r->coverage;
 }
 
@@ -447,12 +457,9 @@ static cairo_surface_t *canvas_for(bb_renderer *r, int w, int h, bb_rgba clear)
 		r->canvas = NULL;
 	}
 	if (!r->canvas) {
-		r->canvas = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
-		if (cairo_surface_status(r->canvas) != CAIRO_STATUS_SUCCESS) {
-			cairo_surface_destroy(r->canvas);
-			r->canvas = NULL;
+		r->canvas = bb__raster_zeroed(CAIRO_FORMAT_ARGB32, w, h);
+		if (!r->canvas)
 			return NULL;
-		}
 		memset(d, 0, sizeof r->dirty);
 		r->clear = (bb_rgba){ 0, 0, 0, 0 };
 	}
