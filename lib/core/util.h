@@ -18,6 +18,11 @@ double bb__norm_angle(double a);
 
 /* calloc(n, size) with overflow check; NULL on overflow or failure. */
 void *bb__calloc(size_t n, size_t size);
+/* malloc(n) for pixels (freed with free()): at 1 MiB or more, 2 MiB-aligned
+ * and rounded up to 2 MiB, with the kernel asked to map it with huge pages
+ * (first touch then costs one fault per 2 MiB, not per 4 KiB).  NULL when
+ * out of memory. */
+void *bb__alloc_pixels(size_t n);
 /* realloc to n*size bytes with overflow check; NULL (old kept) on failure. */
 void *bb__realloc_array(void *p, size_t n, size_t size);
 /* Grows *p (capacity *cap elements of `size`) so it holds at least `need`;
