@@ -22,6 +22,7 @@
 #endif
 
 #include "bonebake/image.h"
+#include "image/png-int.h"
 
 /* inv[a] = ceil(2^24 / a): for n < 2^16 and 0 < a < 256, (n * inv[a]) >> 24
  * is n / a rounded down, exactly (inv[a] * a - 2^24 < a, and
@@ -97,11 +98,25 @@ static int premul_sse2(const uint8_t *in, uint8_t *out, int width, int argb)
 	const __m128i amask = _mm_set_epi16(-1, 0, 0, 0, -1, 0, 0, 0);
 	int x;
 
+	const __m128i alpha = _mm_set1_epi32((int)0xff000000u);
+
 	for (x = 0; x + 4 <= width; x += 4) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(in + 4 * x));
-		__m128i half_px[2];
+		__m128i a4 = _mm_and_si128(v, alpha), half_px[2];
 		int k;
 
+		/* most texture pixels are clear or opaque: four clear ones are
+		 * 0 (c * 0 rounds to 0), four opaque ones their colour (c * 255
+		 * / 255 = c), so without `argb` nothing to compute */
+		if (_mm_movemask_epi8(_mm_cmpeq_epi32(a4, zero)) == 0xffff) {
+			_mm_storeu_si128((__m128i *)(out + 4 * x), zero);
+			continue;
+		}
+		if (!argb && _mm_movemask_epi8(_mm_cmpeq_epi32(a4, alpha)) == 0xffff) {
+			if (out != in)
+				_mm_storeu_si128((__m128i *)(out + 4 * x), v);
+			continue;
+		}
 		half_px[0] = _mm_unpacklo_epi8(v, zero);
 		half_px[1] = _mm_unpackhi_epi8(v, zero);
 		for (k = 0; k < 2; k++) {
@@ -194,6 +209,11 @@ static void reorder_row(const uint8_t *in, uint8_t *out, int width)
 
 		memcpy(out + (size_t)x * 4, &v, 4);
 	}
+}
+
+void bb__premultiply_row(uint8_t *row, int width)
+{
+	premul_row(row, row, width, 0);
 }
 
 void bb_image_premultiply(bb_image *img)

@@ -69,7 +69,8 @@ static int unfilter(uint8_t *dst, const uint8_t *src, const uint8_t *prior,
 	}
 }
 
-int bb__png_read_fast(const void *data, size_t size, bb_image **out)
+int bb__png_read_fast(const void *data, size_t size, int premultiply,
+                      bb_image **out)
 {
 	static const uint8_t sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
 	const uint8_t *d = data, *idat = NULL;
@@ -152,7 +153,7 @@ int bb__png_read_fast(const void *data, size_t size, bb_image **out)
 
 	/* RGBA unfilters in place (each row moves left by its filter byte and
 	 * the rows before it); RGB needs room to grow to RGBA */
-	buf = malloc(bpp == 4 ? raw_size : h * w * 4 + raw_size);
+	buf = bb__alloc_pixels(bpp == 4 ? raw_size : h * w * 4 + raw_size);
 	dec = libdeflate_alloc_decompressor();
 	ok = buf && dec;
 	if (ok) {
@@ -168,7 +169,11 @@ int bb__png_read_fast(const void *data, size_t size, bb_image **out)
 			                       raw + (y - 1) * (row + 1) + 1;
 
 			ok = unfilter(dst, src + 1, prior, row, bpp, src[0]);
+			if (ok && premultiply && bpp == 4 && y > 0)
+				bb__premultiply_row(buf + (y - 1) * row, (int)w);
 		}
+		if (ok && premultiply && bpp == 4)
+			bb__premultiply_row(buf + (h - 1) * row, (int)w);
 		if (ok && bpp == 3) {
 			/* RGB -> RGBA, opaque, into the front of the buffer */
 			for (y = 0; y < h; y++) {
@@ -192,11 +197,8 @@ int bb__png_read_fast(const void *data, size_t size, bb_image **out)
 		free(buf);
 		return 0;
 	}
-	{
-		uint8_t *shrunk = realloc(buf, h * w * 4);
-
-		img->px = shrunk ? shrunk : buf;
-	}
+	img->px = buf;   /* RGBA: h bytes more than the pixels, not worth a copy */
+	img->premultiplied = premultiply;   /* RGB: opaque, the same either way */
 	img->width = (int)w;
 	img->height = (int)h;
 	img->stride = w * 4;

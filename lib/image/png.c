@@ -72,10 +72,12 @@ int bb_png_size(const void *data, size_t size, int *width, int *height)
 	return 1;
 }
 
-bb_status bb_png_read_mem_limited(const void *data, size_t size,
-                                  const char *name, size_t max_pixels,
-                                  bb_image **out, bb_error *err)
+static bb_status read_mem(const void *data, size_t size, const char *name,
+                          size_t max_pixels, int premultiply, bb_image **out,
+                          bb_error *err)
 {
+	bb_status s;
+
 	int w, h;
 
 	*out = NULL;
@@ -89,9 +91,26 @@ bb_status bb_png_read_mem_limited(const void *data, size_t size,
 		                    max_pixels, max_pixels / 1048576.0);
 	/* the common formats on a faster path; libpng for the rest and for
 	 * every verdict on a damaged file */
-	if (bb__png_read_fast(data, size, out))
+	if (bb__png_read_fast(data, size, premultiply, out))
 		return BB_OK;
-	return bb__png_read_libpng(data, size, name, out, err);
+	s = bb__png_read_libpng(data, size, name, out, err);
+	if (s == BB_OK && premultiply)
+		bb_image_premultiply(*out);
+	return s;
+}
+
+bb_status bb_png_read_mem_limited(const void *data, size_t size,
+                                  const char *name, size_t max_pixels,
+                                  bb_image **out, bb_error *err)
+{
+	return read_mem(data, size, name, max_pixels, 0, out, err);
+}
+
+bb_status bb_png_read_mem_premultiplied(const void *data, size_t size,
+                                        const char *name, size_t max_pixels,
+                                        bb_image **out, bb_error *err)
+{
+	return read_mem(data, size, name, max_pixels, 1, out, err);
 }
 
 bb_status bb_png_read_mem(const void *data, size_t size, const char *name,

@@ -78,7 +78,10 @@ enum {
 	/* a file that is not there or cannot be read is not an error: BB_OK,
 	 * *data NULL and the reason in `why` (the caller warns).  A refused
 	 * reference (outside the roots) is an error all the same. */
-	BB__OPEN_OPTIONAL = 1u << 0
+	BB__OPEN_OPTIONAL = 1u << 0,
+	/* bb__load_image: the file's colour is premultiplied already (a Spine
+	 * "pma" page): kept as it is, not premultiplied again */
+	BB__IMAGE_PMA = 1u << 1
 };
 
 /* Reads the file r names: r->path (or r->name) joined to r->dir, its
@@ -91,8 +94,8 @@ enum {
  * NUL-terminated; free it.  `why` (may be NULL) receives the reason. */
 bb_status bb__load_open(bb__load_ctx *c, const bb__ref *r, unsigned flags,
                         char **data, size_t *size, char *why, size_t nwhy);
-/* The same for a PNG, decoded (*img NULL and the reason in why with
- * BB__OPEN_OPTIONAL). */
+/* The same for a PNG, decoded, its colour premultiplied as the model's
+ * textures are (*img NULL and the reason in why with BB__OPEN_OPTIONAL). */
 bb_status bb__load_image(bb__load_ctx *c, const bb__ref *r, unsigned flags,
                          bb_image **img, char *why, size_t nwhy);
 /* Whether r names a regular file: 1 yes, 0 no; -1 when it leads outside

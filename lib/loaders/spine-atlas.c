@@ -161,10 +161,9 @@ static bb_status load_page(bb__load_ctx *c, struct reader *r, const char *dir,
 		bb__jpath_init(&at.path);
 		s = bb__load_image(c, &(bb__ref){ .at = &at, .what = "page",
 		                                  .name = pg->name, .dir = dir },
-		                   0, &img, NULL, 0);
+		                   pg->pma ? BB__IMAGE_PMA : 0, &img, NULL, 0);
 		if (s != BB_OK)
 			return s;
-		img->premultiplied = pg->pma;   /* kept as it is, no round trip */
 		if ((s = bb__build_texture(&c->b, png, img, &pg->texture)) != BB_OK)
 			return s;
 	}

@@ -115,9 +115,10 @@ bb_status bb__build_event(bb__build *b, bb_anim *an, double time,
 bb_status bb__build_table(bb__build *b, bb_anim *an, int n, int *offset,
                           float **out);
 
-/* Adds a texture named `name` (takes img, freed on failure); *index.  Its
- * pixels (unless it has none: skip_pixels) are premultiplied here, the one
- * place a model's textures are, unless already premultiplied (flag). */
+/* Adds a texture named `name` (takes img, freed on failure); *index.  A
+ * model's textures are premultiplied: its pixels (unless it has none:
+ * skip_pixels) are premultiplied here unless they are already (flag; the
+ * files bb__load_image reads are, as they are decoded). */
 bb_status bb__build_texture(bb__build *b, const char *name, bb_image *img,
                             int *index);
 

@@ -140,6 +140,37 @@ START_TEST(premul_exact)
 					bad += rgba[i] != (i % 4 == 3 ? a : (in[i] * a + 127) / 255);
 			}
 	ck_assert_uint_eq(bad, 0);
+	/* rows whose pixels' alphas differ: clear, opaque and translucent ones
+	 * mixed within and across the 4-pixel blocks */
+	for (w = 0; w < 65536; w++) {
+		static const uint8_t alphas[4] = { 0, 255, 37, 200 };
+		uint8_t px[8 * 4], argb[8 * 4];
+		bb_image eight = { 8, 1, sizeof px, px, 0 };
+
+		for (i = 0; i < 8; i++) {
+			px[4 * i] = (uint8_t)(w * 7 + i);
+			px[4 * i + 1] = (uint8_t)(w >> 3);
+			px[4 * i + 2] = (uint8_t)(255 - i * 31);
+			px[4 * i + 3] = alphas[(w >> (2 * i)) & 3];
+		}
+		memcpy(in, px, sizeof px);
+		bb_image_to_premul_argb32(&eight, argb, sizeof argb);
+		bb_image_premultiply(&eight);
+		for (i = 0; i < 8; i++) {
+			uint32_t p, want = (uint32_t)in[4 * i + 3] << 24;
+			int k;
+
+			for (k = 0; k < 3; k++) {
+				unsigned v = (in[4 * i + (unsigned)k] * in[4 * i + 3] + 127) / 255;
+
+				want |= v << (16 - 8 * k);
+				bad += px[4 * i + (unsigned)k] != v;
+			}
+			memcpy(&p, argb + 4 * i, 4);
+			bad += p != want || px[4 * i + 3] != in[4 * i + 3];
+		}
+	}
+	ck_assert_uint_eq(bad, 0);
 	for (a = 1; a < 256; a++)
 		for (c = 0; c <= a; c++) {
 			uint32_t p = (uint32_t)a << 24 | c << 16 | (c / 2) << 8 | (a - c);

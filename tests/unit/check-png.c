@@ -171,7 +171,7 @@ static void round_trip(const bb_image *img, int level, bb_png_filter filter)
 	              img->width, img->height, level, (int)filter);
 	bb_image_free(back);
 	/* and the fast path reads it, to the same pixels */
-	ck_assert_int_eq(bb__png_read_fast(d, n, &back), 1);
+	ck_assert_int_eq(bb__png_read_fast(d, n, 0, &back), 1);
 	ck_assert(same_pixels(img, back));
 	bb_image_free(back);
 	bb_png_encoder_free(e);
@@ -475,7 +475,7 @@ static void *encode_path(const bb_image *img, int path, size_t *n)
 	ck_assert_msg(same_pixels(img, back), "%dx%d path %s differs",
 	              img->width, img->height, bb__png_simd_name((bb__png_simd)path));
 	bb_image_free(back);
-	ck_assert_int_eq(bb__png_read_fast(d, *n, &back), 1);
+	ck_assert_int_eq(bb__png_read_fast(d, *n, 0, &back), 1);
 	ck_assert(same_pixels(img, back));
 	bb_image_free(back);
 	copy = malloc(*n);
@@ -737,12 +737,21 @@ START_TEST(fast_path_reads_common_files)
 					pbuf f = hand_png(px, w, h, bpp, seed, splits[k], k & 1,
 					                  8, bpp == 4 ? 6 : 2, 0);
 
-					ck_assert_int_eq(bb__png_read_fast(f.d, f.n, &a), 1);
+					ck_assert_int_eq(bb__png_read_fast(f.d, f.n, 0, &a), 1);
 					ck_assert_msg(same_pixels(a, want), "%dx%d bpp %d seed %d",
 					              w, h, bpp, seed);
 					ck_assert_int_eq(bb__png_read_libpng(f.d, f.n, "h.png", &b,
 					                                     NULL), BB_OK);
 					ck_assert(same_pixels(b, want));
+					ck_assert(!a->premultiplied && !b->premultiplied);
+					bb_image_free(a);
+					/* premultiplied while decoding: the bytes of the
+					 * whole image premultiplied afterwards */
+					ck_assert_int_eq(bb__png_read_fast(f.d, f.n, 1, &a), 1);
+					bb_image_premultiply(b);
+					ck_assert(a->premultiplied);
+					ck_assert_msg(same_pixels(a, b), "premultiplied %dx%d "
+					              "bpp %d seed %d", w, h, bpp, seed);
 					bb_image_free(a);
 					bb_image_free(b);
 					bb_image_free(want);
@@ -761,16 +770,30 @@ START_TEST(fast_path_leaves_the_rest_to_libpng)
 
 	/* 16-bit, grey + alpha, palette, interlaced */
 	f = hand_png(px, 9, 7, 4, 0, 1000, 0, 16, 6, 0);
-	ck_assert_int_eq(bb__png_read_fast(f.d, f.n, &img), 0);
+	ck_assert_int_eq(bb__png_read_fast(f.d, f.n, 0, &img), 0);
 	free(f.d);
-	f = hand_png(px, 9, 7, 4, 0, 1000, 0, 8, 4, 0);
-	ck_assert_int_eq(bb__png_read_fast(f.d, f.n, &img), 0);
+	f = hand_png(px, 9, 7, 2, 0, 1000, 0, 8, 4, 0);   /* grey + alpha */
+	ck_assert_int_eq(bb__png_read_fast(f.d, f.n, 0, &img), 0);
+	{
+		/* read premultiplied: libpng's pixels, then the one rule */
+		bb_image *a, *b;
+
+		ck_assert_int_eq(bb_png_read_mem_premultiplied(f.d, f.n, "p.png", 0,
+		                                               &a, NULL), BB_OK);
+		ck_assert_int_eq(bb_png_read_mem(f.d, f.n, "p.png", &b, NULL), BB_OK);
+		ck_assert(a->premultiplied && !b->premultiplied);
+		ck_assert(!same_pixels(a, b));   /* the noise has translucent pixels */
+		bb_image_premultiply(b);
+		ck_assert(same_pixels(a, b));
+		bb_image_free(a);
+		bb_image_free(b);
+	}
 	free(f.d);
 	f = hand_png(px, 9, 7, 4, 0, 1000, 0, 8, 3, 0);
-	ck_assert_int_eq(bb__png_read_fast(f.d, f.n, &img), 0);
+	ck_assert_int_eq(bb__png_read_fast(f.d, f.n, 0, &img), 0);
 	free(f.d);
 	f = hand_png(px, 9, 7, 4, 0, 1000, 0, 8, 6, 1);
-	ck_assert_int_eq(bb__png_read_fast(f.d, f.n, &img), 0);
+	ck_assert_int_eq(bb__png_read_fast(f.d, f.n, 0, &img), 0);
 	free(f.d);
 	/* a PLTE (critical) or a tRNS chunk, even where they would be legal */
 	f = hand_png(px, 9, 7, 3, 0, 1000, 0, 8, 2, 0);
@@ -780,13 +803,13 @@ START_TEST(fast_path_leaves_the_rest_to_libpng)
 		put(&g, f.d, 33);
 		chunk(&g, "PLTE", plte, 6);
 		put(&g, f.d + 33, f.n - 33);
-		ck_assert_int_eq(bb__png_read_fast(g.d, g.n, &img), 0);
+		ck_assert_int_eq(bb__png_read_fast(g.d, g.n, 0, &img), 0);
 		ck_assert_int_eq(bb_png_read_mem(g.d, g.n, "p.png", &img, NULL), BB_OK);
 		bb_image_free(img);
 		g.n = 33;
 		chunk(&g, "tRNS", plte, 6);
 		put(&g, f.d + 33, f.n - 33);
-		ck_assert_int_eq(bb__png_read_fast(g.d, g.n, &img), 0);
+		ck_assert_int_eq(bb__png_read_fast(g.d, g.n, 0, &img), 0);
 		ck_assert_ptr_null(img);
 		free(g.d);
 	}
@@ -850,7 +873,7 @@ START_TEST(damaged_files_get_libpngs_verdict)
 				m[at + k + 1] ^= (uint8_t)(rnd() & 3);
 			break;
 		}
-		fast_ok += bb__png_read_fast(m, n, &a);
+		fast_ok += bb__png_read_fast(m, n, 0, &a);
 		bb_image_free(a);
 		a = NULL;
 		sa = bb_png_read_mem(m, n, "d.png", &a, &ea);

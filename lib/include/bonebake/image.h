@@ -72,6 +72,12 @@ bb_status bb_png_read_limited(const char *path, size_t max_pixels,
 bb_status bb_png_read_mem_limited(const void *data, size_t size,
                                   const char *name, size_t max_pixels,
                                   bb_image **out, bb_error *err);
+/* bb_png_read_mem_limited with the colour premultiplied by alpha
+ * (premultiplied set, bb_image_premultiply's rounding): on the fast path
+ * row by row as the rows are decoded, else after.  Textures are read so. */
+bb_status bb_png_read_mem_premultiplied(const void *data, size_t size,
+                                        const char *name, size_t max_pixels,
+                                        bb_image **out, bb_error *err);
 /* Width and height from a PNG's header, without decoding: 1, or 0 when the
  * data does not start with a valid PNG signature and IHDR (its CRC
  * included). */
