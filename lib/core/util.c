@@ -45,6 +45,21 @@ void *bb__alloc_pixels(size_t n)
 	return malloc(n ? n : 1);
 }
 
+int bb__reserve_pixels(void **p, size_t *cap, size_t need)
+{
+	size_t ncap = *cap <= SIZE_MAX / 2 && 2 * *cap > need ? 2 * *cap : need;
+	void *np;
+
+	if (need <= *cap)
+		return 1;
+	if (!(np = bb__alloc_pixels(ncap)))
+		return 0;
+	free(*p);
+	*p = np;
+	*cap = ncap;
+	return 1;
+}
+
 void *bb__realloc_array(void *p, size_t n, size_t size)
 {
 	if (size && n > SIZE_MAX / size)
@@ -216,6 +231,41 @@ bb_status bb_file_write_atomic(const char *path, const void *data, size_t size,
 		unlink(tmp);
 		return bb_error_set(err, BB_ERR_IO, path, NULL, "cannot write: %s",
 		                    strerror(errno));
+	}
+	return BB_OK;
+}
+
+bb_status bb_file_write_new(const char *path, const void *data, size_t size,
+                            bb_error *err)
+{
+	const char *p = data;
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+
+	if (fd < 0)
+		return bb_error_set(err, BB_ERR_IO, path, NULL, "cannot create: %s",
+		                    strerror(errno));
+	while (size > 0) {
+		ssize_t n = write(fd, p, size);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int e = n < 0 ? errno : ENOSPC;
+
+			close(fd);
+			unlink(path);
+			return bb_error_set(err, BB_ERR_IO, path, NULL, "write failed: %s",
+			                    strerror(e));
+		}
+		p += n;
+		size -= (size_t)n;
+	}
+	if (close(fd) != 0) {
+		int e = errno;
+
+		unlink(path);
+		return bb_error_set(err, BB_ERR_IO, path, NULL, "cannot write: %s",
+		                    strerror(e));
 	}
 	return BB_OK;
 }

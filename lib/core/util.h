@@ -23,6 +23,9 @@ void *bb__calloc(size_t n, size_t size);
  * (first touch then costs one fault per 2 MiB, not per 4 KiB).  NULL when
  * out of memory. */
 void *bb__alloc_pixels(size_t n);
+/* Makes *p (capacity *cap bytes) hold at least `need` bytes, from
+ * bb__alloc_pixels, its content not kept; 0 when out of memory (*p kept). */
+int bb__reserve_pixels(void **p, size_t *cap, size_t need);
 /* realloc to n*size bytes with overflow check; NULL (old kept) on failure. */
 void *bb__realloc_array(void *p, size_t n, size_t size);
 /* Grows *p (capacity *cap elements of `size`) so it holds at least `need`;

@@ -327,7 +327,7 @@ bb_status bb_png_encoder_encode(bb_png_encoder *e, const bb_image *img,
 		return bb_error_set(err, BB_ERR_LIMIT, NULL, NULL, "image too large");
 	raw_size = (row + 1) * h;
 	fast = e->level == BB_PNG_LEVEL_FAST;
-	if (!bb__grow((void **)&e->raw, &e->raw_cap, raw_size, 1) ||
+	if (!bb__reserve_pixels((void **)&e->raw, &e->raw_cap, raw_size) ||
 	    (e->filter == BB_PNG_FILTER_ADAPTIVE && !fast &&
 	     !bb__grow((void **)&e->trial, &e->trial_cap, 5 * row, 1)) ||
 	    (fast && !bb__grow((void **)&e->zero, &e->zero_cap, row, 1)))
@@ -349,8 +349,8 @@ bb_status bb_png_encoder_encode(bb_png_encoder *e, const bb_image *img,
 	head = sizeof sig + 25 + 8;              /* signature, IHDR, IDAT header */
 	if (bound > SIZE_MAX - head - 12 * nchunks - 12)
 		return bb_error_set(err, BB_ERR_LIMIT, NULL, NULL, "image too large");
-	if (!bb__grow((void **)&e->out, &e->out_cap,
-	              head + bound + 12 * nchunks + 12, 1))
+	if (!bb__reserve_pixels((void **)&e->out, &e->out_cap,
+	                        head + bound + 12 * nchunks + 12))
 		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
 	p = e->out;
 	memcpy(p, sig, sizeof sig);

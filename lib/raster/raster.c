@@ -30,18 +30,26 @@ void bb_renderer_free(bb_renderer *r)
 	free(r);
 }
 
+static const cairo_user_data_key_t own_pixels;
+
 cairo_surface_t *bb__raster_zeroed(cairo_format_t format, int w, int h)
 {
-	cairo_surface_t *s = cairo_image_surface_create(format, w, h);
+	int stride = cairo_format_stride_for_width(format, w);
+	unsigned char *px;
+	cairo_surface_t *s;
 
-	if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+	if (stride <= 0 || h <= 0 ||
+	    !(px = bb__alloc_pixels((size_t)stride * (size_t)h)))
+		return NULL;
+	memset(px, 0, (size_t)stride * (size_t)h);
+	s = cairo_image_surface_create_for_data(px, format, w, h, stride);
+	if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS ||
+	    cairo_surface_set_user_data(s, &own_pixels, px, free) !=
+	    CAIRO_STATUS_SUCCESS) {
 		cairo_surface_destroy(s);
+		free(px);
 		return NULL;
 	}
-	cairo_surface_flush(s);
-	memset(cairo_image_surface_get_data(s), 0,
-	       (size_t)cairo_image_surface_get_stride(s) * (size_t)h);
-	cairo_surface_mark_dirty(s);
 	return s;
 }
 

@@ -44,11 +44,12 @@ cairo_operator_t bb__blend_op(bb_blend b);
 /* Device-pixel box {x, y, w, h} of what an item may paint (2 px of
  * margin), clipped to the canvas; 0 when empty or not finite. */
 int bb__raster_item_box(cairo_t *cr, const bb_draw_item *it, int box[4]);
-/* A new all-zero w x h image surface whose memory has been written (so
- * its pages are the process's own: cairo's calloc leaves them mapped to
- * the shared zero page, and the first write to each one read before then
- * faults and, with several threads, interrupts every other CPU to flush
- * its TLB).  NULL when out of memory. */
+/* A new all-zero w x h image surface over memory from bb__alloc_pixels
+ * (huge pages for a frame-sized one), written once (so its pages are the
+ * process's own: a calloc leaves them mapped to the shared zero page, and
+ * the first write to each one read before then faults and, with several
+ * threads, interrupts every other CPU to flush its TLB).  NULL when out
+ * of memory. */
 cairo_surface_t *bb__raster_zeroed(cairo_format_t format, int w, int h);
 /* An all-zero A8 surface of at least w x h (kept in r); the caller sets
  * back to 0 what it painted.  NULL when out of memory. */
