@@ -6,7 +6,9 @@
 #include <jansson.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bonebake/bonebake.h"
@@ -287,6 +289,34 @@ static void pf_one(void *ctx, size_t i, int worker)
 		usleep(500);
 }
 
+/* bb_file_write_new: a new file with the data and open(2)'s mode; an
+ * existing one is refused and left as it was. */
+START_TEST(file_write_new)
+{
+	char dir[] = "/tmp/bb-write-new-XXXXXX", path[64], back[16] = { 0 };
+	struct stat st;
+	bb_error err;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/a.png", dir);
+	ck_assert_int_eq(bb_file_write_new(path, "frame", 5, &err), BB_OK);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 07777, bb_new_file_mode(0666));
+	ck_assert_int_eq(bb_file_write_new(path, "other", 5, &err), BB_ERR_IO);
+	ck_assert_str_eq(err.file, path);
+	ck_assert_ptr_nonnull(strstr(err.message, "cannot create"));
+	ck_assert_ptr_nonnull(f = fopen(path, "rb"));
+	ck_assert_uint_eq(fread(back, 1, sizeof back, f), 5);
+	fclose(f);
+	ck_assert_str_eq(back, "frame");
+	ck_assert_int_eq(unlink(path), 0);
+	snprintf(path, sizeof path, "%s/no/b.png", dir);
+	ck_assert_int_eq(bb_file_write_new(path, "x", 1, &err), BB_ERR_IO);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 START_TEST(parallel_loop)
 {
 	static const int threads[] = { 0, 1, 2, 7, 300 };
@@ -503,6 +533,7 @@ int main(void)
 	tcase_add_test(tc, image_limits);
 	tcase_add_test(tc, parse_colors);
 	tcase_add_test(tc, name_index);
+	tcase_add_test(tc, file_write_new);
 	tcase_add_test(tc, parallel_loop);
 	tcase_add_test(tc, escapers);
 	tcase_add_test(tc, loader_names_from_threads);

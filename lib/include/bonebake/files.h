@@ -26,6 +26,15 @@ unsigned bb_new_file_mode(unsigned base);
 bb_status bb_file_write_atomic(const char *path, const void *data, size_t size,
                                bb_error *err);
 
+/* Creates path, which must not exist yet, with bb_new_file_mode(0666),
+ * and writes data to it: for a file in a folder no reader sees until it
+ * is complete (an output staging folder), where bb_file_write_atomic's
+ * temporary and rename are one file-system step too many.  A failure
+ * (BB_ERR_IO, err naming path and the reason; EEXIST when it exists)
+ * removes what was written.  Thread-safe. */
+bb_status bb_file_write_new(const char *path, const void *data, size_t size,
+                            bb_error *err);
+
 /* mkdir -p: creates path and its missing parents (mode 0777 less the
  * umask).  *created
  * (may be NULL) is set to 1 when path itself was created.  Fails with
