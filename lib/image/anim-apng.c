@@ -115,7 +115,7 @@ static bb_status write_frame(bb_anim_writer *w, const bb_image *img,
 	struct bb__apng *p = w->apng;
 	bb_image view = { box[2], box[3], img->stride,
 	                  (uint8_t *)bb_image_pixel(img, box[0], box[1]),
-	                  img->premultiplied };
+	                  img->premultiplied, 0 };
 	uint8_t fctl[26], seq[4];
 	void *data;
 	size_t size, pos = 8;

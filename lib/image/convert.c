@@ -211,16 +211,30 @@ static void reorder_row(const uint8_t *in, uint8_t *out, int width)
 	}
 }
 
-void bb__premultiply_row(uint8_t *row, int width)
+void bb__argb32_row(uint8_t *row, int width, int premultiplied)
 {
-	premul_row(row, row, width, 0);
+	if (premultiplied)
+		reorder_row(row, row, width);
+	else
+		premul_row(row, row, width, 1);
+}
+
+void bb_image_to_argb32(bb_image *img)
+{
+	int y;
+
+	if (img->argb32)
+		return;
+	for (y = 0; y < img->height; y++)
+		bb__argb32_row(bb_image_pixel(img, 0, y), img->width, img->premultiplied);
+	img->premultiplied = img->argb32 = 1;
 }
 
 void bb_image_premultiply(bb_image *img)
 {
 	int y;
 
-	if (img->premultiplied)
+	if (img->premultiplied || img->argb32)
 		return;
 	for (y = 0; y < img->height; y++) {
 		uint8_t *row = bb_image_pixel(img, 0, y);
@@ -239,7 +253,9 @@ void bb_image_to_premul_argb32(const bb_image *src, uint8_t *dst,
 		const uint8_t *in = bb_image_pixel(src, 0, y);
 		uint8_t *row = dst + (size_t)y * dst_stride;
 
-		if (src->premultiplied)
+		if (src->argb32)
+			memcpy(row, in, (size_t)src->width * 4);
+		else if (src->premultiplied)
 			reorder_row(in, row, src->width);
 		else
 			premul_row(in, row, src->width, 1);

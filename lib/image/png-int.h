@@ -29,15 +29,15 @@ int bb__png_encoder_set_simd(bb_png_encoder *e, int path);
 
 /* The fast reading path (png-read.c): 8-bit RGBA/RGB, not interlaced, no
  * PLTE/tRNS, every critical chunk's CRC and the zlib stream intact.
- * With `premultiply`, the colour comes out premultiplied (each row once
- * the next was unfiltered from it, while still in cache).
+ * With `argb32`, the image comes out as bb_image_to_argb32 makes it
+ * (each row once the next was unfiltered from it, while still in cache).
  * Returns 1 with a new image in *out, or 0 (nothing allocated) when the
  * file is anything else: then libpng decides.  Thread-safe. */
-int bb__png_read_fast(const void *data, size_t size, int premultiply,
+int bb__png_read_fast(const void *data, size_t size, int argb32,
                       bb_image **out);
-/* convert.c: width straight RGBA pixels premultiplied in place, the rule
- * of bb_image_premultiply. */
-void bb__premultiply_row(uint8_t *row, int width);
+/* convert.c: a row of width RGBA pixels (straight, or `premultiplied`)
+ * into premultiplied native ARGB32 in place, as bb_image_to_argb32. */
+void bb__argb32_row(uint8_t *row, int width, int premultiplied);
 
 /* bb_png_read_mem through libpng alone (png.c), for comparing the two. */
 bb_status bb__png_read_libpng(const void *data, size_t size, const char *name,

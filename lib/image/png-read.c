@@ -69,7 +69,7 @@ static int unfilter(uint8_t *dst, const uint8_t *src, const uint8_t *prior,
 	}
 }
 
-int bb__png_read_fast(const void *data, size_t size, int premultiply,
+int bb__png_read_fast(const void *data, size_t size, int argb32,
                       bb_image **out)
 {
 	static const uint8_t sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
@@ -169,11 +169,11 @@ int bb__png_read_fast(const void *data, size_t size, int premultiply,
 			                       raw + (y - 1) * (row + 1) + 1;
 
 			ok = unfilter(dst, src + 1, prior, row, bpp, src[0]);
-			if (ok && premultiply && bpp == 4 && y > 0)
-				bb__premultiply_row(buf + (y - 1) * row, (int)w);
+			if (ok && argb32 && bpp == 4 && y > 0)
+				bb__argb32_row(buf + (y - 1) * row, (int)w, 0);
 		}
-		if (ok && premultiply && bpp == 4)
-			bb__premultiply_row(buf + (h - 1) * row, (int)w);
+		if (ok && argb32 && bpp == 4)
+			bb__argb32_row(buf + (h - 1) * row, (int)w, 0);
 		if (ok && bpp == 3) {
 			/* RGB -> RGBA, opaque, into the front of the buffer */
 			for (y = 0; y < h; y++) {
@@ -181,12 +181,20 @@ int bb__png_read_fast(const void *data, size_t size, int premultiply,
 				uint8_t *t = buf + y * w * 4;
 				size_t x;
 
-				for (x = 0; x < w; x++) {
-					t[4 * x] = s[3 * x];
-					t[4 * x + 1] = s[3 * x + 1];
-					t[4 * x + 2] = s[3 * x + 2];
-					t[4 * x + 3] = 0xff;
-				}
+				if (argb32)   /* opaque: B G R A bytes, little-endian ARGB */
+					for (x = 0; x < w; x++) {
+						t[4 * x] = s[3 * x + 2];
+						t[4 * x + 1] = s[3 * x + 1];
+						t[4 * x + 2] = s[3 * x];
+						t[4 * x + 3] = 0xff;
+					}
+				else
+					for (x = 0; x < w; x++) {
+						t[4 * x] = s[3 * x];
+						t[4 * x + 1] = s[3 * x + 1];
+						t[4 * x + 2] = s[3 * x + 2];
+						t[4 * x + 3] = 0xff;
+					}
 			}
 		}
 	}
@@ -198,7 +206,7 @@ int bb__png_read_fast(const void *data, size_t size, int premultiply,
 		return 0;
 	}
 	img->px = buf;   /* RGBA: h bytes more than the pixels, not worth a copy */
-	img->premultiplied = premultiply;   /* RGB: opaque, the same either way */
+	img->premultiplied = img->argb32 = argb32;
 	img->width = (int)w;
 	img->height = (int)h;
 	img->stride = w * 4;

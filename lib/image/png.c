@@ -73,7 +73,7 @@ int bb_png_size(const void *data, size_t size, int *width, int *height)
 }
 
 static bb_status read_mem(const void *data, size_t size, const char *name,
-                          size_t max_pixels, int premultiply, bb_image **out,
+                          size_t max_pixels, int argb32, bb_image **out,
                           bb_error *err)
 {
 	bb_status s;
@@ -91,11 +91,11 @@ static bb_status read_mem(const void *data, size_t size, const char *name,
 		                    max_pixels, max_pixels / 1048576.0);
 	/* the common formats on a faster path; libpng for the rest and for
 	 * every verdict on a damaged file */
-	if (bb__png_read_fast(data, size, premultiply, out))
+	if (bb__png_read_fast(data, size, argb32, out))
 		return BB_OK;
 	s = bb__png_read_libpng(data, size, name, out, err);
-	if (s == BB_OK && premultiply)
-		bb_image_premultiply(*out);
+	if (s == BB_OK && argb32)
+		bb_image_to_argb32(*out);
 	return s;
 }
 
@@ -106,9 +106,9 @@ bb_status bb_png_read_mem_limited(const void *data, size_t size,
 	return read_mem(data, size, name, max_pixels, 0, out, err);
 }
 
-bb_status bb_png_read_mem_premultiplied(const void *data, size_t size,
-                                        const char *name, size_t max_pixels,
-                                        bb_image **out, bb_error *err)
+bb_status bb_png_read_mem_argb32(const void *data, size_t size,
+                                 const char *name, size_t max_pixels,
+                                 bb_image **out, bb_error *err)
 {
 	return read_mem(data, size, name, max_pixels, 1, out, err);
 }

@@ -245,15 +245,19 @@ bb_status bb__load_image(bb__load_ctx *c, const bb__ref *r, unsigned flags,
 		c->texture_pixels += (size_t)w * (size_t)h;
 		return BB_OK;
 	}
-	if (flags & BB__IMAGE_PMA)
+	if (flags & BB__IMAGE_PMA) {
 		s = bb_png_read_mem_limited(data, size, r->name,
 		                            c->opts->max_image_pixels, img, &sub);
-	else   /* premultiplied as the rows are decoded, in cache */
-		s = bb_png_read_mem_premultiplied(data, size, r->name,
-		                                  c->opts->max_image_pixels, img, &sub);
+		if (s == BB_OK) {   /* only reordered */
+			(*img)->premultiplied = 1;
+			bb_image_to_argb32(*img);
+		}
+	} else {   /* converted as the rows are decoded, in cache */
+		s = bb_png_read_mem_argb32(data, size, r->name,
+		                           c->opts->max_image_pixels, img, &sub);
+	}
 	free(data);
 	if (s == BB_OK) {
-		(*img)->premultiplied = 1;
 		c->texture_pixels += (size_t)(*img)->width * (size_t)(*img)->height;
 		return BB_OK;
 	}

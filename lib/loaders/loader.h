@@ -94,8 +94,9 @@ enum {
  * NUL-terminated; free it.  `why` (may be NULL) receives the reason. */
 bb_status bb__load_open(bb__load_ctx *c, const bb__ref *r, unsigned flags,
                         char **data, size_t *size, char *why, size_t nwhy);
-/* The same for a PNG, decoded, its colour premultiplied as the model's
- * textures are (*img NULL and the reason in why with BB__OPEN_OPTIONAL). */
+/* The same for a PNG, decoded into the layout of the model's textures
+ * (bb_image_to_argb32) (*img NULL and the reason in why with
+ * BB__OPEN_OPTIONAL). */
 bb_status bb__load_image(bb__load_ctx *c, const bb__ref *r, unsigned flags,
                          bb_image **img, char *why, size_t nwhy);
 /* Whether r names a regular file: 1 yes, 0 no; -1 when it leads outside

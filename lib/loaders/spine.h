@@ -39,8 +39,8 @@ typedef struct bb__sp_atlas {
 /* Reads a libGDX/Spine atlas (4.x `bounds:`/`offsets:` and 3.x `xy:`/
  * `size:`/`orig:`/`offset:` forms, `rotate` true/false/degrees, `index`,
  * several pages, `scale:` read and ignored as the runtime does, `pma:`
- * pages kept premultiplied as they are, the others premultiplied as they
- * are decoded) and its page PNGs into m.  Errors name the atlas file, its
+ * pages kept premultiplied as they are (only reordered into cairo's
+ * ARGB32), the others premultiplied as they are decoded) and its page PNGs into m.  Errors name the atlas file, its
  * line and the region's field. */
 bb_status bb__sp_atlas_load(bb__load_ctx *c, const bb__ref *ref, bb__sp_atlas *at);
 /* Same from a buffer; page PNGs are looked up in dir. */

@@ -460,7 +460,7 @@ bb_status bb__build_texture(bb__build *b, const char *name, bb_image *img,
 	}
 	m->texture_names = n;
 	if (img->px)
-		bb_image_premultiply(img);   /* no-op when it is already */
+		bb_image_to_argb32(img);   /* no-op when it is already */
 	m->textures[m->ntextures] = img;
 	m->texture_names[m->ntextures] = dup;
 	*index = m->ntextures++;

@@ -116,9 +116,9 @@ bb_status bb__build_table(bb__build *b, bb_anim *an, int n, int *offset,
                           float **out);
 
 /* Adds a texture named `name` (takes img, freed on failure); *index.  A
- * model's textures are premultiplied: its pixels (unless it has none:
- * skip_pixels) are premultiplied here unless they are already (flag; the
- * files bb__load_image reads are, as they are decoded). */
+ * model's textures are premultiplied ARGB32 (bb_image_to_argb32): its
+ * pixels (unless it has none: skip_pixels) are converted here unless they
+ * are already (the files bb__load_image reads are, as they are decoded). */
 bb_status bb__build_texture(bb__build *b, const char *name, bb_image *img,
                             int *index);
 

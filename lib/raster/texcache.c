@@ -2,12 +2,14 @@
  *
  * An item samples one rectangle of its texture page (its texture
  * coordinates' bounds, edges clamped so neighbouring atlas regions never
- * bleed in).  Each rectangle is copied into cairo's ARGB32 order once, on
- * first use (the model's textures are premultiplied when loaded, so this
- * only reorders), into a surface of its own: sampling it with EXTEND_PAD gives
- * the same pixels as a sub-surface of the whole page, which cairo would
- * otherwise copy for every fill that reaches its edges.  Pages are never
- * copied whole, only what is drawn.
+ * bleed in), as an image surface of its own: sampling it with EXTEND_PAD
+ * gives the same pixels as a sub-surface of the whole page, which cairo
+ * would otherwise copy for every fill that reaches its edges.  A model's
+ * textures are in cairo's ARGB32 already (converted as they were decoded),
+ * so that surface lies over the page's own pixels, made by each renderer
+ * for itself, without a copy or a lock; an image in another layout (a
+ * caller's own) has the rectangle copied into cairo's order once, on
+ * first use.
  *
  * Level n > 0 of a rectangle is level n - 1 halved (2x2 box average of
  * premultiplied pixels, an odd last row or column averaged on its own),
@@ -183,15 +185,25 @@ static cairo_surface_t *new_argb(int w, int h)
 	return s;
 }
 
-/* Rectangle (x, y, w, h) of img in cairo's order: a model's textures are
- * premultiplied already (when loaded), so this only reorders them. */
+/* Rectangle (x, y, w, h) of img in cairo's order: over img's pixels when
+ * it is in that order already (argb32), else a copy converted. */
 static cairo_surface_t *convert_region(const bb_image *img, int x, int y,
                                        int w, int h)
 {
-	cairo_surface_t *s = new_argb(w, h);
-	bb_image view = { w, h, img->stride, NULL, img->premultiplied };
+	bb_image view = { w, h, img->stride, NULL, img->premultiplied, 0 };
+	cairo_surface_t *s;
 
-	if (!s)
+	if (img->argb32) {
+		s = cairo_image_surface_create_for_data(bb_image_pixel(img, x, y),
+		                                        CAIRO_FORMAT_ARGB32, w, h,
+		                                        (int)img->stride);
+		if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+			cairo_surface_destroy(s);
+			return NULL;
+		}
+		return s;
+	}
+	if (!(s = new_argb(w, h)))
 		return NULL;
 	view.px = bb_image_pixel(img, x, y);
 	bb_image_to_premul_argb32(&view, cairo_image_surface_get_data(s),
@@ -271,8 +283,9 @@ static cairo_surface_t *region_made(struct bb__regions *t, size_t max, int kept,
 	}
 	if (!s)
 		return NULL;
-	bytes = (size_t)cairo_image_surface_get_stride(s) *
-	        (size_t)cairo_image_surface_get_height(s);
+	bytes = level == 0 && img->argb32 ? 0   /* the page's own pixels */
+	        : (size_t)cairo_image_surface_get_stride(s) *
+	          (size_t)cairo_image_surface_get_height(s);
 	if (kept && t->bytes + bytes <= max)
 		keep(t, s, bytes, img, x, y, w, h, level);   /* else for this use */
 	return s;
@@ -284,7 +297,7 @@ cairo_surface_t *bb__raster_region(bb_renderer *r, const bb_image *img,
 	bb_texcache *c = r->shared;
 	cairo_surface_t *s, *own;
 
-	if (!c)
+	if (!c || (level == 0 && img->argb32))   /* no copy: the renderer's own */
 		return region_made(&r->regions, BB_TEXCACHE_BYTES, 1, img, x, y, w,
 		                   h, level);
 	if ((s = find(&r->regions, img, x, y, w, h, level)) != NULL)

@@ -745,12 +745,12 @@ START_TEST(fast_path_reads_common_files)
 					ck_assert(same_pixels(b, want));
 					ck_assert(!a->premultiplied && !b->premultiplied);
 					bb_image_free(a);
-					/* premultiplied while decoding: the bytes of the
-					 * whole image premultiplied afterwards */
+					/* into ARGB32 while decoding: the bytes of the
+					 * whole image converted afterwards */
 					ck_assert_int_eq(bb__png_read_fast(f.d, f.n, 1, &a), 1);
-					bb_image_premultiply(b);
-					ck_assert(a->premultiplied);
-					ck_assert_msg(same_pixels(a, b), "premultiplied %dx%d "
+					bb_image_to_argb32(b);
+					ck_assert(a->premultiplied && a->argb32);
+					ck_assert_msg(same_pixels(a, b), "argb32 %dx%d "
 					              "bpp %d seed %d", w, h, bpp, seed);
 					bb_image_free(a);
 					bb_image_free(b);
@@ -775,15 +775,15 @@ START_TEST(fast_path_leaves_the_rest_to_libpng)
 	f = hand_png(px, 9, 7, 2, 0, 1000, 0, 8, 4, 0);   /* grey + alpha */
 	ck_assert_int_eq(bb__png_read_fast(f.d, f.n, 0, &img), 0);
 	{
-		/* read premultiplied: libpng's pixels, then the one rule */
+		/* read as ARGB32: libpng's pixels, then converted */
 		bb_image *a, *b;
 
-		ck_assert_int_eq(bb_png_read_mem_premultiplied(f.d, f.n, "p.png", 0,
-		                                               &a, NULL), BB_OK);
+		ck_assert_int_eq(bb_png_read_mem_argb32(f.d, f.n, "p.png", 0, &a,
+		                                        NULL), BB_OK);
 		ck_assert_int_eq(bb_png_read_mem(f.d, f.n, "p.png", &b, NULL), BB_OK);
-		ck_assert(a->premultiplied && !b->premultiplied);
-		ck_assert(!same_pixels(a, b));   /* the noise has translucent pixels */
-		bb_image_premultiply(b);
+		ck_assert(a->argb32 && a->premultiplied && !b->premultiplied);
+		ck_assert(!same_pixels(a, b));
+		bb_image_to_argb32(b);
 		ck_assert(same_pixels(a, b));
 		bb_image_free(a);
 		bb_image_free(b);

@@ -273,51 +273,72 @@ static void render_list_with(bb_renderer *r, const bb_draw_item *items, int n,
  * cache only reorders it. */
 START_TEST(premultiplied_texture)
 {
+	/* the same texture straight, premultiplied and in cairo's layout
+	 * (argb32, drawn from where it lies: by a renderer of its own and by
+	 * one sharing a texture cache), whole and a rectangle of it, draws the
+	 * same pixels */
 	static const double scales[3] = { 0.3, 1, 2.5 };
 	bb_vec2 v[4] = { { 2, 2 }, { 18, 2 }, { 18, 18 }, { 2, 18 } };
-	bb_vec2 uv[4] = { { 0, 0 }, { 16, 0 }, { 16, 16 }, { 0, 16 } };
-	bb_image *straight, *pm, *a, *b;
-	bb_renderer *r;
+	bb_vec2 uvs[2][4] = { { { 0, 0 }, { 16, 0 }, { 16, 16 }, { 0, 16 } },
+	                      { { 3, 2 }, { 13, 2 }, { 13, 14 }, { 3, 14 } } };
+	bb_image *tex[3], *out[4];
+	bb_renderer *r, *shared;
+	bb_texcache *cache;
 	bb_error err;
-	int x, y, k, f;
+	int x, y, k, f, u, i;
 
-	ck_assert(bb_image_new(16, 16, &straight, &err) == BB_OK);
+	ck_assert(bb_image_new(16, 16, &tex[0], &err) == BB_OK);
 	for (y = 0; y < 16; y++)
 		for (x = 0; x < 16; x++) {
-			uint8_t *p = bb_image_pixel(straight, x, y);
+			uint8_t *p = bb_image_pixel(tex[0], x, y);
 
 			p[0] = (uint8_t)(x * 17);
 			p[1] = (uint8_t)(255 - y * 13);
 			p[2] = (uint8_t)(x * y);
 			p[3] = (uint8_t)((x + y) * 8 + 3);
 		}
-	pm = bb_image_dup(straight);
-	ck_assert_ptr_nonnull(pm);
-	bb_image_premultiply(pm);
+	ck_assert_ptr_nonnull(tex[1] = bb_image_dup(tex[0]));
+	bb_image_premultiply(tex[1]);
+	ck_assert_ptr_nonnull(tex[2] = bb_image_dup(tex[0]));
+	bb_image_to_argb32(tex[2]);
+	ck_assert(tex[2]->argb32 && tex[2]->premultiplied);
 	ck_assert(bb_renderer_new(&r, &err) == BB_OK);
-	ck_assert(bb_image_new(48, 48, &a, &err) == BB_OK);
-	ck_assert(bb_image_new(48, 48, &b, &err) == BB_OK);
-	for (k = 0; k < 3; k++)
-		for (f = BB_FILTER_FAST; f <= BB_FILTER_BEST; f++) {
-			bb_draw_item it[2] = { textured_quad(v, straight, uv),
-			                       textured_quad(v, pm, uv) };
-			bb_drawlist dl[2] = { { 1, &it[0] }, { 1, &it[1] } };
-			bb_view view = { 0 };
+	ck_assert(bb_renderer_new(&shared, &err) == BB_OK);
+	ck_assert(bb_texcache_new(1 << 20, &cache, &err) == BB_OK);
+	bb_renderer_share(shared, cache);
+	for (i = 0; i < 4; i++)
+		ck_assert(bb_image_new(48, 48, &out[i], &err) == BB_OK);
+	for (u = 0; u < 2; u++)
+		for (k = 0; k < 3; k++)
+			for (f = BB_FILTER_FAST; f <= BB_FILTER_BEST; f++) {
+				bb_draw_item it[3] = { textured_quad(v, tex[0], uvs[u]),
+				                       textured_quad(v, tex[1], uvs[u]),
+				                       textured_quad(v, tex[2], uvs[u]) };
+				bb_drawlist dl[3] = { { 1, &it[0] }, { 1, &it[1] },
+				                      { 1, &it[2] } };
+				bb_view view = { 0 };
 
-			view.scale = scales[k];
-			view.filter = (bb_filter)f;
-			ck_assert(bb_render(r, &dl[0], &view, a, &err) == BB_OK);
-			ck_assert(bb_render(r, &dl[1], &view, b, &err) == BB_OK);
-			for (y = 0; y < 48; y++)
-				ck_assert_msg(memcmp(bb_image_pixel(a, 0, y), bb_image_pixel(b, 0, y),
-				                     48 * 4) == 0, "scale %g, filter %d, row %d",
-				              view.scale, f, y);
-		}
-	bb_image_free(a);
-	bb_image_free(b);
+				view.scale = scales[k];
+				view.filter = (bb_filter)f;
+				ck_assert(bb_render(r, &dl[0], &view, out[0], &err) == BB_OK);
+				ck_assert(bb_render(r, &dl[1], &view, out[1], &err) == BB_OK);
+				ck_assert(bb_render(r, &dl[2], &view, out[2], &err) == BB_OK);
+				ck_assert(bb_render(shared, &dl[2], &view, out[3], &err) == BB_OK);
+				for (i = 1; i < 4; i++)
+					for (y = 0; y < 48; y++)
+						ck_assert_msg(memcmp(bb_image_pixel(out[0], 0, y),
+						                     bb_image_pixel(out[i], 0, y),
+						                     48 * 4) == 0, "layout %d, uv %d, "
+						              "scale %g, filter %d, row %d", i, u,
+						              view.scale, f, y);
+			}
+	for (i = 0; i < 4; i++)
+		bb_image_free(out[i]);
 	bb_renderer_free(r);
-	bb_image_free(straight);
-	bb_image_free(pm);
+	bb_renderer_free(shared);
+	bb_texcache_free(cache);
+	for (i = 0; i < 3; i++)
+		bb_image_free(tex[i]);
 }
 END_TEST
 

@@ -93,9 +93,9 @@ typedef struct bb_draw_item {
 	bb_rgba fill;            /* straight colour */
 	/* QUAD / MESH: world vertices, texture coords in texture pixels */
 	const bb_image *texture; /* borrowed from the model, whose textures
-	                            are premultiplied when loaded (an image
-	                            of the caller's without the flag is
-	                            premultiplied when drawn); NULL: the
+	                            are premultiplied ARGB32 (argb32 flag);
+	                            an image of the caller's in another
+	                            layout is converted when drawn; NULL: the
 	                            shape is filled with `fill` (colour
 	                            transform applied) */
 	int nverts;

@@ -3,12 +3,13 @@
  * bb_image holds RGBA, 8 bits per channel, rows of `stride` bytes (stride
  * >= 4 * width), R,G,B,A byte order in memory, straight (non-premultiplied)
  * unless its `premultiplied` flag says otherwise.  Straight is what PNG
- * stores, what the differ compares and what the packer packs; a model's
- * textures are premultiplied once when loaded (a Spine `pma` page is kept
- * as it is), and so are the packer's --premultiply pages.  The rasterizer
- * works in cairo's premultiplied ARGB32; premultiplying (one rounding
- * rule) and the conversions to and from ARGB32 live in
- * lib/image/convert.c. */
+ * stores, what the differ compares and what the packer packs; the
+ * packer's --premultiply pages are premultiplied RGBA.  A model's textures
+ * are held in the rasterizer's own layout instead (the `argb32` flag):
+ * cairo's premultiplied native-endian ARGB32, converted once as they are
+ * decoded (a Spine `pma` page only reordered), so regions of them are
+ * drawn from where they lie.  Premultiplying (one rounding rule) and the
+ * conversions to and from ARGB32 live in lib/image/convert.c. */
 #ifndef BONEBAKE_IMAGE_H
 #define BONEBAKE_IMAGE_H
 
@@ -26,6 +27,10 @@ typedef struct bb_image {
 	uint8_t *px;       /* owned by the image */
 	int premultiplied; /* 1: R, G, B are already multiplied by A (each at
 	                      most A; PNG writing stores them as they are) */
+	int argb32;        /* 1: each pixel is a native-endian 32-bit word
+	                      A << 24 | R << 16 | G << 8 | B, premultiplied
+	                      (cairo's CAIRO_FORMAT_ARGB32; `premultiplied`
+	                      is 1 too): a model's textures, nothing else */
 } bb_image;
 
 /* Largest side accepted by bb_image_new and the PNG reader, and the
@@ -72,12 +77,12 @@ bb_status bb_png_read_limited(const char *path, size_t max_pixels,
 bb_status bb_png_read_mem_limited(const void *data, size_t size,
                                   const char *name, size_t max_pixels,
                                   bb_image **out, bb_error *err);
-/* bb_png_read_mem_limited with the colour premultiplied by alpha
- * (premultiplied set, bb_image_premultiply's rounding): on the fast path
- * row by row as the rows are decoded, else after.  Textures are read so. */
-bb_status bb_png_read_mem_premultiplied(const void *data, size_t size,
-                                        const char *name, size_t max_pixels,
-                                        bb_image **out, bb_error *err);
+/* bb_png_read_mem_limited into bb_image_to_argb32's layout (textures
+ * are read so): on the fast path row by row as the rows are decoded,
+ * while in cache, else after. */
+bb_status bb_png_read_mem_argb32(const void *data, size_t size,
+                                 const char *name, size_t max_pixels,
+                                 bb_image **out, bb_error *err);
 /* Width and height from a PNG's header, without decoding: 1, or 0 when the
  * data does not start with a valid PNG signature and IHDR (its CRC
  * included). */
@@ -169,6 +174,11 @@ bb_status bb_png_write(const char *path, const bb_image *img, bb_error *err);
 /* Multiplies img's colour by its alpha in place and sets its flag; an
  * image already premultiplied is left as it is. */
 void bb_image_premultiply(bb_image *img);
+/* img in place as premultiplied native-endian ARGB32 (argb32 and
+ * premultiplied set): a straight image premultiplied on the way, a
+ * premultiplied one only reordered (a colour above its alpha taken as the
+ * alpha); nothing to do when argb32 is set already. */
+void bb_image_to_argb32(bb_image *img);
 /* Premultiplied native-endian ARGB32 (cairo's format) into dst as straight
  * RGBA8 (dst's flag cleared). */
 void bb_image_from_premul_argb32(bb_image *dst, const uint8_t *src,
@@ -176,7 +186,7 @@ void bb_image_from_premul_argb32(bb_image *dst, const uint8_t *src,
 /* src as premultiplied native-endian ARGB32: a straight image is
  * premultiplied on the way, a premultiplied one only reordered (a colour
  * above its alpha, which no premultiplied file should hold, taken as the
- * alpha). */
+ * alpha), an argb32 one copied. */
 void bb_image_to_premul_argb32(const bb_image *src, uint8_t *dst,
                                size_t dst_stride);
 

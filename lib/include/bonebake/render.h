@@ -37,8 +37,10 @@ typedef struct bb_view {
 typedef struct bb_renderer bb_renderer;
 
 /* A renderer caches textures converted for cairo (the regions items
- * sample, and their halved copies) and keeps its canvas from one frame to
- * the next; one per thread.  Free with bb_renderer_free. */
+ * sample, and their halved copies; a model's textures, already in cairo's
+ * layout, are drawn from where they lie) and keeps its canvas from one
+ * frame to the next; one per thread.  It holds on to the textures it has
+ * drawn, by address: free it (bb_renderer_free) before them. */
 bb_status bb_renderer_new(bb_renderer **out, bb_error *err);
 void bb_renderer_free(bb_renderer *r);
 
