@@ -197,7 +197,7 @@ static int render_job(const outdir *od, const fig_job *j, int njobs,
 	int rc;
 
 	if (!ao->has_format && !ao->contact) {
-		rc = figure_render(j, fo, progress, write_frame, sc);
+		rc = figure_render_argb32(j, fo, progress, write_frame, sc);
 		return rc ? rc : write_frames_json(od, j, fo, NULL);
 	}
 	snprintf(file, sizeof file, "%s.%s", j->prefix,

@@ -779,7 +779,8 @@ void figure_progress_start(cli_progress *p, const char *cmd, const fig_opts *o,
  * draws) and blank frames. */
 static int render_job_frames(const fig_job *j, const fig_opts *o,
                              cli_progress *progress, fig_sink sink, void *user,
-                             fig_sink ordered, void *ordered_user, int warn)
+                             fig_sink ordered, void *ordered_user, int warn,
+                             int argb32)
 {
 	struct blanks blanks;
 	bb_plan_fit fit;
@@ -802,6 +803,7 @@ static int render_job_frames(const fig_job *j, const fig_opts *o,
 		fo.fit = &fit;
 	fo.sink = run_sink;
 	fo.user = &r;
+	fo.argb32 = argb32;
 	if (ordered) {
 		fo.ordered = run_ordered;
 		fo.ordered_user = &r;
@@ -823,7 +825,13 @@ static int render_job_frames(const fig_job *j, const fig_opts *o,
 int figure_render(const fig_job *j, const fig_opts *o, cli_progress *progress,
                   fig_sink sink, void *user)
 {
-	return render_job_frames(j, o, progress, sink, user, NULL, NULL, 1);
+	return render_job_frames(j, o, progress, sink, user, NULL, NULL, 1, 0);
+}
+
+int figure_render_argb32(const fig_job *j, const fig_opts *o,
+                         cli_progress *progress, fig_sink sink, void *user)
+{
+	return render_job_frames(j, o, progress, sink, user, NULL, NULL, 1, 1);
 }
 
 int figure_render_ordered(const fig_job *j, const fig_opts *o,
@@ -831,13 +839,14 @@ int figure_render_ordered(const fig_job *j, const fig_opts *o,
                           fig_sink ordered, void *ordered_user)
 {
 	return render_job_frames(j, o, progress, sink, user, ordered, ordered_user,
-	                         1);
+	                         1, 0);
 }
 
 int figure_render_again(const fig_job *j, const fig_opts *o, fig_sink ordered,
                         void *ordered_user)
 {
-	return render_job_frames(j, o, NULL, NULL, NULL, ordered, ordered_user, 0);
+	return render_job_frames(j, o, NULL, NULL, NULL, ordered, ordered_user, 0,
+	                         0);
 }
 
 void fig_safe_name(const char *name, char *buf, size_t size)

@@ -128,6 +128,12 @@ void figure_progress_start(cli_progress *p, const char *cmd, const fig_opts *o,
 int figure_render(const fig_job *j, const fig_opts *o, cli_progress *progress,
                   fig_sink sink, void *user);
 
+/* figure_render with frames handed to sink in the rasterizer's layout
+ * (argb32 images over a worker's canvas, valid during the call: the PNG
+ * encoder takes them as they are), with no straight RGBA copy made. */
+int figure_render_argb32(const fig_job *j, const fig_opts *o,
+                         cli_progress *progress, fig_sink sink, void *user);
+
 /* Same, and also calls ordered(frame, image, ordered_user) in frame order
  * 0, 1, ... (one call at a time, from a worker thread) for encoders that
  * need the frames in sequence; sink may be NULL.  At most 8 frames per

@@ -120,7 +120,8 @@ static void worker(void *arg, int index)
 	bb_track tracks[BB_MAX_TRACKS];
 	bb_pose *pose = NULL;
 	bb_renderer *rend = NULL;
-	bb_image *img = NULL;
+	bb_image *img = NULL, canvas;
+	int argb32 = o->argb32 && !o->ordered;
 	bb_plan_fit fit;
 	void *state = NULL;
 	int have_state = 0;
@@ -134,7 +135,8 @@ static void worker(void *arg, int index)
 	if ((s = bb_scene_tracks(r->m, r->sc, tracks, &n, &err)) != BB_OK ||
 	    (s = bb_pose_new(r->m, r->sc->armature, &pose, &err)) != BB_OK ||
 	    (s = bb_renderer_new(&rend, &err)) != BB_OK ||
-	    (s = bb_image_new(r->p->width, r->p->height, &img, &err)) != BB_OK ||
+	    (!argb32 &&
+	     (s = bb_image_new(r->p->width, r->p->height, &img, &err)) != BB_OK) ||
 	    (o->worker_init &&
 	     (s = o->worker_init(o->user, index, &state, &err)) != BB_OK)) {
 		failed(r, s, &err);
@@ -145,9 +147,13 @@ static void worker(void *arg, int index)
 	while ((i = take(r)) >= 0) {
 		if ((s = bb_pose_eval(pose, tracks, n, bb_plan_frame_time(r->p, i),
 		                      &r->sc->eval, &err)) != BB_OK ||
-		    (s = bb_render(rend, bb_pose_drawlist(pose), &r->p->view, img,
-		                   &err)) != BB_OK ||
-		    (o->sink && (s = o->sink(o->user, state, i, img, &err)) != BB_OK) ||
+		    (s = argb32 ? bb_render_argb32(rend, bb_pose_drawlist(pose),
+		                                   &r->p->view, r->p->width,
+		                                   r->p->height, &canvas, &err)
+		                : bb_render(rend, bb_pose_drawlist(pose), &r->p->view,
+		                            img, &err)) != BB_OK ||
+		    (o->sink && (s = o->sink(o->user, state, i, argb32 ? &canvas : img,
+		                             &err)) != BB_OK) ||
 		    (o->ordered && (s = deliver(r, i, img, &err)) != BB_OK)) {
 			failed(r, s, &err);
 			break;

@@ -26,23 +26,20 @@
 
 /* inv[a] = ceil(2^24 / a): for n < 2^16 and 0 < a < 256, (n * inv[a]) >> 24
  * is n / a rounded down, exactly (inv[a] * a - 2^24 < a, and
- * n * (a - 1) < 2^24).  The numerators below are at most 255 * 255 + 127. */
-static void reciprocals(uint32_t inv[256])
-{
-	unsigned a;
-
-	inv[0] = 0;
-	for (a = 1; a < 256; a++)
-		inv[a] = ((1u << 24) + a - 1) / a;
-}
+ * n * (a - 1) < 2^24).  The numerators below are at most 255 * 255 + 127.
+ * (inv[0] is never used.) */
+#define INV(a) (((1u << 24) + (a) - 1) / ((a) ? (a) : 1))
+#define INV4(a) INV(a), INV((a) + 1), INV((a) + 2), INV((a) + 3)
+#define INV16(a) INV4(a), INV4((a) + 4), INV4((a) + 8), INV4((a) + 12)
+#define INV64(a) INV16(a), INV16((a) + 16), INV16((a) + 32), INV16((a) + 48)
+static const uint32_t inv[256] = { INV64(0u), INV64(64u), INV64(128u),
+                                   INV64(192u) };
 
 void bb_image_from_premul_argb32(bb_image *dst, const uint8_t *src,
                                  size_t src_stride)
 {
-	uint32_t inv[256];
 	int x, y;
 
-	reciprocals(inv);
 	dst->premultiplied = 0;
 	for (y = 0; y < dst->height; y++) {
 		const uint8_t *row = src + (size_t)y * src_stride;
@@ -52,6 +49,35 @@ void bb_image_from_premul_argb32(bb_image *dst, const uint8_t *src,
 			uint32_t p;
 			unsigned a, r, g, b;
 
+#if HAVE_SSE2_PREMUL
+			/* 4 clear pixels are 0, 4 opaque ones only reordered:
+			 * most of a frame is one or the other */
+			if ((x & 3) == 0 && x + 4 <= dst->width) {
+				const __m128i alpha = _mm_set1_epi32((int)0xff000000u);
+				__m128i v = _mm_loadu_si128((const __m128i *)(row + (size_t)x * 4));
+				__m128i a4 = _mm_and_si128(v, alpha);
+
+				if (_mm_movemask_epi8(_mm_cmpeq_epi32(a4, _mm_setzero_si128())) ==
+				    0xffff) {
+					_mm_storeu_si128((__m128i *)out, _mm_setzero_si128());
+					x += 3;
+					out += 12;
+					continue;
+				}
+				if (_mm_movemask_epi8(_mm_cmpeq_epi32(a4, alpha)) == 0xffff) {
+					const __m128i ga = _mm_set1_epi32((int)0xff00ff00u);
+					const __m128i low = _mm_set1_epi32(0xff);
+
+					v = _mm_or_si128(_mm_and_si128(v, ga),
+					                 _mm_or_si128(_mm_and_si128(_mm_srli_epi32(v, 16), low),
+					                              _mm_slli_epi32(_mm_and_si128(v, low), 16)));
+					_mm_storeu_si128((__m128i *)out, v);
+					x += 3;
+					out += 12;
+					continue;
+				}
+			}
+#endif
 			memcpy(&p, row + (size_t)x * 4, 4);
 			a = p >> 24;
 			r = (p >> 16) & 0xff;

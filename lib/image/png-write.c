@@ -40,6 +40,8 @@ struct bb_png_encoder {
 	size_t zbuf_cap;
 	uint8_t *trial;            /* ADAPTIVE: one candidate row per filter */
 	size_t trial_cap;
+	uint8_t *ring;             /* an argb32 image: its last two rows straight */
+	size_t ring_cap;
 	size_t idat_max;           /* largest IDAT chunk (tests lower it) */
 };
 
@@ -111,6 +113,7 @@ void bb_png_encoder_free(bb_png_encoder *e)
 	free(e->out);
 	free(e->zbuf);
 	free(e->trial);
+	free(e->ring);
 	free(e);
 }
 
@@ -332,15 +335,37 @@ bb_status bb_png_encoder_encode(bb_png_encoder *e, const bb_image *img,
 	     !bb__grow((void **)&e->trial, &e->trial_cap, 5 * row, 1)) ||
 	    (fast && !bb__grow((void **)&e->zero, &e->zero_cap, row, 1)))
 		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
-	if (fast) {
+	if (img->argb32 && !bb__grow((void **)&e->ring, &e->ring_cap, 2 * row, 1))
+		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
+	if (fast)
 		memset(e->zero, 0, row);
-		bb__png_fast_filter(e->simd, img->px, img->stride, row, h, e->zero,
-		                    e->raw);
+	if (img->argb32) {
+		/* the rasterizer's layout: each row made straight RGBA as it is
+		 * filtered (with the row before it, kept), as bb_render does */
+		for (y = 0; y < h; y++) {
+			uint8_t *cur = e->ring + (y & 1) * row;
+			const uint8_t *prior = y ? e->ring + ((y - 1) & 1) * row : NULL;
+			bb_image line = { img->width, 1, row, cur, 0, 0 };
+
+			bb_image_from_premul_argb32(&line, img->px + y * img->stride,
+			                            img->stride);
+			if (fast)
+				bb__png_fast_filter(e->simd, cur, row, row, 1,
+				                    prior ? prior : e->zero,
+				                    e->raw + y * (row + 1));
+			else
+				encode_row(e, e->raw + y * (row + 1), cur, prior, row);
+		}
+	}
+	if (fast) {
+		if (!img->argb32)
+			bb__png_fast_filter(e->simd, img->px, img->stride, row, h,
+			                    e->zero, e->raw);
 		bound = bb__png_fast_bound(raw_size);
 		if (bound == 0)
 			return bb_error_set(err, BB_ERR_LIMIT, NULL, NULL, "image too large");
 	} else {
-		for (y = 0; y < h; y++)
+		for (y = 0; y < h && !img->argb32; y++)
 			encode_row(e, e->raw + y * (row + 1), bb_image_pixel(img, 0, (int)y),
 			           y ? bb_image_pixel(img, 0, (int)y - 1) : NULL, row);
 		bound = libdeflate_zlib_compress_bound(e->comp, raw_size);

@@ -555,8 +555,11 @@ static void canvas_to_image(cairo_surface_t *canvas, const int d[4], bb_image *o
 	}
 }
 
-bb_status bb_render(bb_renderer *r, const bb_drawlist *dl, const bb_view *view,
-                    bb_image *out, bb_error *err)
+/* Paints dl on r's canvas of w x h: *canvas, or an error (r's next frame
+ * then starts from scratch). */
+static bb_status paint(bb_renderer *r, const bb_drawlist *dl,
+                       const bb_view *view, int w, int h,
+                       cairo_surface_t **canvas, bb_error *err)
 {
 	cairo_surface_t *surf;
 	cairo_t *cr;
@@ -577,19 +580,17 @@ bb_status bb_render(bb_renderer *r, const bb_drawlist *dl, const bb_view *view,
 		                    "origin (%g, %g) out of range", scale, view->origin_x,
 		                    view->origin_y);
 	r->filter = view->filter != BB_FILTER_DEFAULT ? view->filter : BB_FILTER_GOOD;
-	surf = canvas_for(r, out->width, out->height, clear);
+	surf = canvas_for(r, w, h, clear);
 	if (!surf)
 		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL,
-		                    "cannot create a %dx%d canvas", out->width,
-		                    out->height);
-	out->premultiplied = 0;   /* straight RGBA, whatever it held */
+		                    "cannot create a %dx%d canvas", w, h);
 	cr = cairo_create(surf);
 	cairo_translate(cr, view->origin_x, view->origin_y);
 	cairo_scale(cr, scale, scale);
 	cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
 	for (i = 0; i < dl->count && s == BB_OK; i++) {
 		const bb_draw_item *it = &dl->items[i];
-		int box[4] = { 0, 0, out->width, out->height };
+		int box[4] = { 0, 0, w, h };
 		double e[4];
 
 		/* clips first: never culled, they paint nothing themselves */
@@ -619,15 +620,48 @@ bb_status bb_render(bb_renderer *r, const bb_drawlist *dl, const bb_view *view,
 		s = bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "cairo: %s",
 		                 cairo_status_to_string(cairo_status(cr)));
 	cairo_destroy(cr);
-	if (s == BB_OK) {
-		canvas_to_image(surf, r->dirty, out);
-	} else {
+	if (s != BB_OK) {
 		/* a part-drawn frame: the next one starts from scratch */
 		r->dirty[0] = r->dirty[1] = 0;
-		r->dirty[2] = out->width;
-		r->dirty[3] = out->height;
+		r->dirty[2] = w;
+		r->dirty[3] = h;
 	}
+	*canvas = surf;
 	return s;
+}
+
+bb_status bb_render(bb_renderer *r, const bb_drawlist *dl, const bb_view *view,
+                    bb_image *out, bb_error *err)
+{
+	cairo_surface_t *canvas;
+	bb_status s = paint(r, dl, view, out->width, out->height, &canvas, err);
+
+	if (s == BB_OK)
+		canvas_to_image(canvas, r->dirty, out);
+	return s;
+}
+
+bb_status bb_render_argb32(bb_renderer *r, const bb_drawlist *dl,
+                           const bb_view *view, int width, int height,
+                           bb_image *out, bb_error *err)
+{
+	cairo_surface_t *canvas;
+	bb_status s;
+
+	memset(out, 0, sizeof *out);
+	if (width < 1 || height < 1 || width > BB_IMAGE_MAX_SIDE ||
+	    height > BB_IMAGE_MAX_SIDE)
+		return bb_error_set(err, BB_ERR_LIMIT, NULL, NULL, "canvas size %dx%d "
+		                    "outside 1..%d", width, height, BB_IMAGE_MAX_SIDE);
+	if ((s = paint(r, dl, view, width, height, &canvas, err)) != BB_OK)
+		return s;
+	cairo_surface_flush(canvas);
+	out->width = width;
+	out->height = height;
+	out->stride = (size_t)cairo_image_surface_get_stride(canvas);
+	out->px = cairo_image_surface_get_data(canvas);
+	out->premultiplied = out->argb32 = 1;
+	return BB_OK;
 }
 
 static int hexval(char c)

@@ -171,6 +171,26 @@ START_TEST(premul_exact)
 			memcpy(&p, argb + 4 * i, 4);
 			bad += p != want || px[4 * i + 3] != in[4 * i + 3];
 		}
+		/* and back to straight: clear pixels 0, the others rounded */
+		{
+			uint8_t back[8 * 4];
+			bb_image straight = { 8, 1, sizeof back, back, 1, 0 };
+
+			bb_image_from_premul_argb32(&straight, argb, sizeof argb);
+			bad += straight.premultiplied != 0;
+			for (i = 0; i < 8; i++) {
+				unsigned al = in[4 * i + 3];
+				int k;
+
+				for (k = 0; k < 3; k++) {
+					unsigned pm = px[4 * i + (unsigned)k];
+					unsigned v = al ? (pm * 255 + al / 2) / al : 0;
+
+					bad += back[4 * i + (unsigned)k] != (v > 255 ? 255 : v);
+				}
+				bad += back[4 * i + 3] != al;
+			}
+		}
 	}
 	ck_assert_uint_eq(bad, 0);
 	for (a = 1; a < 256; a++)

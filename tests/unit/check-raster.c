@@ -342,6 +342,79 @@ START_TEST(premultiplied_texture)
 }
 END_TEST
 
+/* bb_render_argb32 hands over the canvas bb_render converts: the same
+ * pixels once made straight, and the PNG encoder, fed either, writes the
+ * same file (the fast path and a libdeflate level), with and without a
+ * background, the second frame drawn over the first's canvas. */
+START_TEST(argb32_frames_encode_the_same)
+{
+	bb_vec2 v[4] = { { 2, 3 }, { 30, 5 }, { 27, 28 }, { 4, 26 } };
+	bb_vec2 w[4] = { { 10, 1 }, { 40, 9 }, { 38, 30 }, { 12, 33 } };
+	bb_vec2 uv[4] = { { 0, 0 }, { 16, 0 }, { 16, 16 }, { 0, 16 } };
+	static const bb_png_options opts[2] = { { 0 }, { .level = 9, .level_set = 1 } };
+	bb_image *tex, *rgba, view, *back;
+	bb_renderer *a, *b;
+	bb_error err;
+	int x, y, k, bg, o;
+
+	ck_assert(bb_image_new(16, 16, &tex, &err) == BB_OK);
+	for (y = 0; y < 16; y++)
+		for (x = 0; x < 16; x++) {
+			uint8_t *p = bb_image_pixel(tex, x, y);
+
+			p[0] = (uint8_t)(x * 16);
+			p[1] = (uint8_t)(y * 16);
+			p[2] = 200;
+			p[3] = (uint8_t)(x < 4 ? 0 : x > 12 ? 255 : 40 + x * y);
+		}
+	bb_image_to_argb32(tex);
+	ck_assert(bb_renderer_new(&a, &err) == BB_OK);
+	ck_assert(bb_renderer_new(&b, &err) == BB_OK);
+	ck_assert(bb_image_new(45, 37, &rgba, &err) == BB_OK);
+	ck_assert(bb_image_new(45, 37, &back, &err) == BB_OK);
+	for (bg = 0; bg < 2; bg++)
+		for (k = 0; k < 2; k++) {
+			bb_draw_item it = textured_quad(k ? w : v, tex, uv);
+			bb_drawlist dl = { 1, &it };
+			bb_view vw = { 0 };
+
+			vw.scale = 1;
+			if (bg)
+				vw.background = (bb_rgba){ 0.2, 0.4, 0.6, 0.5 };
+			ck_assert(bb_render(a, &dl, &vw, rgba, &err) == BB_OK);
+			ck_assert(bb_render_argb32(b, &dl, &vw, 45, 37, &view, &err) == BB_OK);
+			ck_assert(view.argb32 && view.premultiplied);
+			ck_assert_int_eq(view.width, 45);
+			ck_assert_int_eq(view.height, 37);
+			bb_image_from_premul_argb32(back, view.px, view.stride);
+			for (y = 0; y < 37; y++)
+				ck_assert(memcmp(bb_image_pixel(rgba, 0, y),
+				                 bb_image_pixel(back, 0, y), 45 * 4) == 0);
+			for (o = 0; o < 2; o++) {
+				bb_png_encoder *e1, *e2;
+				const void *d1, *d2;
+				size_t n1, n2;
+
+				ck_assert(bb_png_encoder_new(&opts[o], &e1, &err) == BB_OK);
+				ck_assert(bb_png_encoder_new(&opts[o], &e2, &err) == BB_OK);
+				ck_assert(bb_png_encoder_encode(e1, rgba, &d1, &n1, &err) == BB_OK);
+				ck_assert(bb_png_encoder_encode(e2, &view, &d2, &n2, &err) == BB_OK);
+				ck_assert_uint_eq(n1, n2);
+				ck_assert_msg(memcmp(d1, d2, n1) == 0, "background %d frame %d "
+				              "options %d", bg, k, o);
+				bb_png_encoder_free(e1);
+				bb_png_encoder_free(e2);
+			}
+		}
+	ck_assert(bb_render_argb32(b, NULL, NULL, 0, 5, &view, &err) == BB_ERR_LIMIT);
+	bb_image_free(rgba);
+	bb_image_free(back);
+	bb_renderer_free(a);
+	bb_renderer_free(b);
+	bb_image_free(tex);
+}
+END_TEST
+
 /* Clip items are never culled (they have no colour; an end has no
  * vertices) and clip what follows them, textured or flat, under every
  * filter: a clip off the canvas lets nothing through, an end lets
@@ -721,6 +794,7 @@ int main(void)
 	tcase_add_test(tc, clip_items);
 	tcase_add_test(tc, dark_colour);
 	tcase_add_test(tc, premultiplied_texture);
+	tcase_add_test(tc, argb32_frames_encode_the_same);
 	tcase_add_test(tc, filters_near_supersampled);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("basics");

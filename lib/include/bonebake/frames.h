@@ -201,6 +201,10 @@ typedef struct bb_frames_options {
 	 * rendered, from the draw lists the workers evaluate anyway (no
 	 * second evaluation of every frame); the same whatever `jobs` */
 	bb_plan_fit *fit;
+	/* `sink` takes frames in the rasterizer's layout (bb_render_argb32:
+	 * argb32 set, the worker's canvas, valid during the call only), and
+	 * the worker keeps no straight copy; ignored when `ordered` is set */
+	int argb32;
 } bb_frames_options;
 
 /* bb_render_frames with ordered delivery and per-worker state: the workers

@@ -141,7 +141,9 @@ bb_status bb_png_encoder_new(const bb_png_options *o, bb_png_encoder **out,
                              bb_error *err);
 /* NULL-safe. */
 void bb_png_encoder_free(bb_png_encoder *e);
-/* Encodes img; *data points into the encoder and stays valid until its
+/* Encodes img (RGBA, or argb32: made straight row by row as it is
+ * filtered, the same file as for its bb_image_from_premul_argb32 copy);
+ * *data points into the encoder and stays valid until its
  * next call or bb_png_encoder_free.  Fails with BB_ERR_USAGE (bad image),
  * BB_ERR_LIMIT, BB_ERR_NOMEM.  Not thread-safe on one encoder. */
 bb_status bb_png_encoder_encode(bb_png_encoder *e, const bb_image *img,

@@ -67,6 +67,15 @@ void bb_renderer_share(bb_renderer *r, bb_texcache *c);
 bb_status bb_render(bb_renderer *r, const bb_drawlist *dl, const bb_view *view,
                     bb_image *out, bb_error *err);
 
+/* bb_render without the conversion to straight RGBA: paints dl on r's own
+ * canvas of width x height and sets *out to it, premultiplied ARGB32
+ * (argb32 set), r's memory: valid until r draws again or is freed, never
+ * to be freed or written by the caller.  The same frame as bb_render's,
+ * in the rasterizer's layout (the PNG encoder takes it as it is). */
+bb_status bb_render_argb32(bb_renderer *r, const bb_drawlist *dl,
+                           const bb_view *view, int width, int height,
+                           bb_image *out, bb_error *err);
+
 /* Parses a colour: "#rgb", "#rrggbb", "#rrggbbaa", "transparent", or a few
  * names (white, black, gray, red, green, blue, magenta). Returns 0 on error. */
 int bb_parse_color(const char *s, bb_rgba *out);
