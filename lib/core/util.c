@@ -148,17 +148,12 @@ bb_status bb__read_file(const char *path, size_t max_bytes, char **data,
 	return BB_OK;
 }
 
-/* path is a device, a pipe or a socket: written in place (a rename would
- * replace the device node itself), every write and the close checked. */
-static bb_status write_special(const char *path, const void *data, size_t size,
-                               bb_error *err)
+/* Writes size bytes to fd (retried when interrupted or short) and closes
+ * it: 0, or the errno of the first failure. */
+static int write_close(int fd, const char *p, size_t size)
 {
-	const char *p = data;
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC), e = 0;
+	int e = 0;
 
-	if (fd < 0)
-		return bb_error_set(err, BB_ERR_IO, path, NULL, "cannot open: %s",
-		                    strerror(errno));
 	while (size > 0) {
 		ssize_t w = write(fd, p, size);
 
@@ -173,7 +168,20 @@ static bb_status write_special(const char *path, const void *data, size_t size,
 	}
 	if (close(fd) != 0 && !e)
 		e = errno;
-	if (e)
+	return e;
+}
+
+/* path is a device, a pipe or a socket: written in place (a rename would
+ * replace the device node itself), every write and the close checked. */
+static bb_status write_special(const char *path, const void *data, size_t size,
+                               bb_error *err)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC), e;
+
+	if (fd < 0)
+		return bb_error_set(err, BB_ERR_IO, path, NULL, "cannot open: %s",
+		                    strerror(errno));
+	if ((e = write_close(fd, data, size)) != 0)
 		return bb_error_set(err, BB_ERR_IO, path, NULL, "write failed: %s",
 		                    strerror(e));
 	return BB_OK;
@@ -238,33 +246,14 @@ bb_status bb_file_write_atomic(const char *path, const void *data, size_t size,
 bb_status bb_file_write_new(const char *path, const void *data, size_t size,
                             bb_error *err)
 {
-	const char *p = data;
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666), e;
 
 	if (fd < 0)
 		return bb_error_set(err, BB_ERR_IO, path, NULL, "cannot create: %s",
 		                    strerror(errno));
-	while (size > 0) {
-		ssize_t n = write(fd, p, size);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			int e = n < 0 ? errno : ENOSPC;
-
-			close(fd);
-			unlink(path);
-			return bb_error_set(err, BB_ERR_IO, path, NULL, "write failed: %s",
-			                    strerror(e));
-		}
-		p += n;
-		size -= (size_t)n;
-	}
-	if (close(fd) != 0) {
-		int e = errno;
-
+	if ((e = write_close(fd, data, size)) != 0) {
 		unlink(path);
-		return bb_error_set(err, BB_ERR_IO, path, NULL, "cannot write: %s",
+		return bb_error_set(err, BB_ERR_IO, path, NULL, "write failed: %s",
 		                    strerror(e));
 	}
 	return BB_OK;
