@@ -105,7 +105,7 @@ END_TEST
 START_TEST(premul_exact)
 {
 	uint8_t in[9 * 4], out[9 * 4], moved[9 * 4], rgba[9 * 4];
-	bb_image img = { 0, 1, sizeof in, in, 0 }, row = { 0, 1, sizeof rgba, rgba, 0 };
+	bb_image img = { 0, 1, sizeof in, in, 0, 0 }, row = { 0, 1, sizeof rgba, rgba, 0, 0 };
 	unsigned c, a, w, i, bad = 0;
 
 	for (a = 0; a < 256; a++)
@@ -147,7 +147,7 @@ START_TEST(premul_exact)
 	for (w = 0; w < 65536; w++) {
 		static const uint8_t alphas[4] = { 0, 255, 37, 200 };
 		uint8_t px[8 * 4], argb[8 * 4];
-		bb_image eight = { 8, 1, sizeof px, px, 0 };
+		bb_image eight = { 8, 1, sizeof px, px, 0, 0 };
 
 		for (i = 0; i < 8; i++) {
 			px[4 * i] = (uint8_t)(w * 7 + i);
@@ -197,7 +197,7 @@ START_TEST(premul_exact)
 		for (c = 0; c <= a; c++) {
 			uint32_t p = (uint32_t)a << 24 | c << 16 | (c / 2) << 8 | (a - c);
 			uint8_t px[4];
-			bb_image one = { 1, 1, 4, px, 0 };
+			bb_image one = { 1, 1, 4, px, 0, 0 };
 			unsigned want[3] = { c, c / 2, a - c };
 			int k;
 

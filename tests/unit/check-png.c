@@ -303,7 +303,7 @@ END_TEST
 START_TEST(wide_stride)
 {
 	bb_image *img = make(13, 11, K_NOISE), *back;
-	bb_image view = { 13, 11, 13 * 4 + 12, NULL, 0 };
+	bb_image view = { 13, 11, 13 * 4 + 12, NULL, 0, 0 };
 	uint8_t *buf = calloc(11, view.stride);
 	void *d;
 	size_t n;
@@ -359,7 +359,7 @@ START_TEST(bad_options_and_images)
 {
 	bb_png_options o = { BB_PNG_LEVEL_MAX + 1, 1, BB_PNG_FILTER_NONE };
 	bb_png_encoder *e = (bb_png_encoder *)1;
-	bb_image empty = { 0, 0, 0, NULL, 0 };
+	bb_image empty = { 0, 0, 0, NULL, 0, 0 };
 	const void *d;
 	void *dd;
 	size_t n;
@@ -379,7 +379,7 @@ START_TEST(bad_options_and_images)
 	ck_assert_int_eq(bb_png_encoder_encode(e, NULL, &d, &n, &err), BB_ERR_USAGE);
 	ck_assert_int_eq(bb_png_encoder_write(e, "/nonexistent-dir/x.png",
 	                                      &(bb_image){ 1, 1, 4,
-	                                                   (uint8_t[4]){ 0 }, 0 },
+	                                                   (uint8_t[4]){ 0 }, 0, 0 },
 	                                      &err), BB_ERR_IO);
 	ck_assert_str_eq(err.file, "/nonexistent-dir/x.png");
 	bb_png_encoder_free(e);
