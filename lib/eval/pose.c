@@ -92,6 +92,8 @@ static bb_status pose_new(const bb_model *m, int armature, int depth,
 	p->inherit = bb__calloc(nb, sizeof *p->inherit);
 	p->cparams = bb__calloc((size_t)a->ncons * BB_CP_MAX, sizeof *p->cparams);
 	p->phys = bb__calloc((size_t)a->ncons, bb__physics_state_size());
+	p->phys_kept = bb__calloc((size_t)a->ncons, bb__physics_state_size());
+	p->phys_kept_n = -1;
 	p->seq_index = bb__calloc(ns, sizeof *p->seq_index);
 	p->seq_disp = bb__calloc(ns, sizeof *p->seq_disp);
 	p->shown = bb__calloc(ns, sizeof *p->shown);
@@ -107,6 +109,7 @@ static bb_status pose_new(const bb_model *m, int armature, int depth,
 	    !p->deform_disp || !p->child || !p->ik_weight || !p->ik_bend ||
 	    !p->vcolor || !p->vcolor_blend ||
 	    !p->jvars || !p->applied || !p->inherit || !p->cparams || !p->phys ||
+	    !p->phys_kept ||
 	    !p->seq_index || !p->seq_disp || !p->shown || !p->active || !p->con_active ||
 	    !p->deform || !p->scratch) {
 		bb_pose_free(p);
@@ -154,6 +157,7 @@ void bb_pose_free(bb_pose *p)
 	free(p->inherit);
 	free(p->cparams);
 	free(p->phys);
+	free(p->phys_kept);
 	free(p->seq_index);
 	free(p->seq_disp);
 	free(p->shown);
@@ -556,8 +560,24 @@ static void physics_resets(bb_pose *p, const bb_track *tracks, int ntracks,
  * function of t (frames render in parallel) and at fps = R frame i is
  * what the runtime's game loop shows after i steps of one frame each.  At
  * most BB__MAX_PHYSICS_STEPS steps: a later frame starts from rest that
- * many steps before t. */
+ * many steps before t.
+ *
+ * A pose keeps the springs after its last simulation's last step: a
+ * later frame of the same tracks and options (a worker's next frame)
+ * takes the steps from there on, the very steps a simulation from t = 0
+ * would take on the very same state, so the numbers are the same and a
+ * run's physics costs its steps once, not once per frame. */
 enum { BB__MAX_PHYSICS_STEPS = 100000 };
+
+/* Whether the kept springs are those of these tracks and options. */
+static int same_run(const bb_pose *p, const bb_track *tracks, int ntracks,
+                    const bb_eval_options *o)
+{
+	return p->phys_kept_n >= 0 && ntracks == p->phys_kept_ntracks &&
+	       memcmp(tracks, p->phys_kept_tracks,
+	              (size_t)ntracks * sizeof *tracks) == 0 &&
+	       memcmp(o, &p->phys_kept_opts, sizeof *o) == 0;
+}
 
 static void simulate_physics(bb_pose *p, const bb_track *tracks, int ntracks,
                              double t, const bb_eval_options *o)
@@ -565,12 +585,22 @@ static void simulate_physics(bb_pose *p, const bb_track *tracks, int ntracks,
 	double h = p->a->physics_step, prev = -1, steps = floor(t / h + 1e-9);
 	long k = steps > BB__MAX_PHYSICS_STEPS ? (long)steps - BB__MAX_PHYSICS_STEPS : 0;
 	long n = (long)steps;
+	size_t bytes = (size_t)p->a->ncons * bb__physics_state_size();
 	int c;
 
-	p->phys_time = (double)k * h;
-	for (c = 0; c < p->a->ncons; c++)
-		if (p->a->cons[c].kind == BB_CON_PHYSICS)
-			bb__physics_reset(p, c);
+	if (k == 0 && p->phys_kept_n >= 0 && p->phys_kept_n <= n &&
+	    same_run(p, tracks, ntracks, o)) {
+		/* on from the kept step: its springs, clock and last time */
+		memcpy(p->phys, p->phys_kept, bytes);
+		k = p->phys_kept_n + 1;
+		prev = p->phys_kept_prev;
+		p->phys_time = (double)p->phys_kept_n * h;
+	} else {
+		p->phys_time = (double)k * h;
+		for (c = 0; c < p->a->ncons; c++)
+			if (p->a->cons[c].kind == BB_CON_PHYSICS)
+				bb__physics_reset(p, c);
+	}
 	p->phys_step = 1;
 	for (; k <= n; k++) {
 		double tau = fmin((double)k * h, t);
@@ -583,6 +613,15 @@ static void simulate_physics(bb_pose *p, const bb_track *tracks, int ntracks,
 		                         p->a->y_up ? -1 : 1);
 		bb__world_transforms(p, o);
 		prev = tau;
+	}
+	p->phys_kept_n = -1;
+	if (steps <= BB__MAX_PHYSICS_STEPS && ntracks <= BB_MAX_TRACKS) {
+		memcpy(p->phys_kept, p->phys, bytes);
+		p->phys_kept_n = n;
+		p->phys_kept_prev = prev;
+		memcpy(p->phys_kept_tracks, tracks, (size_t)ntracks * sizeof *tracks);
+		p->phys_kept_ntracks = ntracks;
+		p->phys_kept_opts = *o;
 	}
 	p->phys_step = 0;
 	physics_resets(p, tracks, ntracks, prev, t);

@@ -45,6 +45,16 @@ struct bb_pose {
 	struct bb__phys *phys;  /* per constraint: physics state */
 	double phys_time;       /* the figure time physics last stepped to */
 	int phys_step;          /* 1 while stepping physics, 0: pose only */
+	/* the springs after step phys_kept_n of the last simulation (valid
+	 * when phys_kept_n >= 0), its tracks and options: a later frame of
+	 * the same ones steps on from there instead of from t = 0 (the same
+	 * steps on the same state: the same numbers) */
+	struct bb__phys *phys_kept;
+	long phys_kept_n;
+	double phys_kept_prev;
+	bb_track phys_kept_tracks[BB_MAX_TRACKS];
+	int phys_kept_ntracks;
+	bb_eval_options phys_kept_opts;
 	int *seq_index;         /* per slot: sequence frame (-1: setup) */
 	int *seq_disp;          /* per slot: the display seq_index is for */
 	const bb_display **shown; /* per slot: the display drawn this frame */

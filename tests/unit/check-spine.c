@@ -685,6 +685,59 @@ START_TEST(physics_step_count)
 }
 END_TEST
 
+/* One pose evaluated frame after frame steps its physics on from its last
+ * frame's springs: every frame's bone is bit for bit the one a new pose
+ * evaluating that frame alone gives (forwards with gaps, across the
+ * reset keys at 1 and 1.01 s, backwards, and with other options), at
+ * times on the steps' clock and off it, with and without a looping
+ * track. */
+START_TEST(physics_steps_on)
+{
+	static const int frames[] = { 0, 3, 7, 30, 31, 45, 59, 60, 61, 89, 40, 41, 150 };
+	bb_model *m = load(HEAD "\"bones\":[{\"name\":\"root\"},{\"name\":\"mover\",\"parent\":\"root\"},"
+	                   "{\"name\":\"b\",\"parent\":\"mover\",\"length\":10}],"
+	                   "\"physics\":[{\"name\":\"ph\",\"bone\":\"b\",\"x\":1,\"rotate\":1,"
+	                   "\"fps\":60,\"inertia\":0.5,\"strength\":100,\"damping\":0.9,\"mass\":1}],"
+	                   "\"animations\":{\"jump\":{\"bones\":{\"mover\":{\"translate\":["
+	                   "{\"x\":0},{\"time\":0.5,\"x\":10,\"y\":3},{\"time\":1.5,\"x\":-4}],"
+	                   "\"rotate\":[{\"value\":0},{\"time\":1.2,\"value\":40}]}},"
+	                   "\"physics\":{\"ph\":{\"reset\":[{\"time\":1},{\"time\":1.01}]}}}}}");
+	int arm = bb_model_default_armature(m), k, loop, flip, fps;
+	bb_error err;
+
+	for (loop = 1; loop <= 2; loop++) {
+		bb_track tr = { 0, 0, -1, 0, loop, 0 };
+		bb_pose *kept;
+
+		tr.anim = bb_model_find_anim(m, arm, "jump");
+		ck_assert_int_eq(bb_pose_new(m, arm, &kept, &err), BB_OK);
+		for (flip = 0; flip < 4; flip++)
+			for (k = 0; k < (int)(sizeof frames / sizeof frames[0]); k++) {
+				bb_eval_options o;
+				bb_pose *fresh;
+				bb_affine a, b;
+
+				memset(&o, 0, sizeof o);
+				o.flip = flip & 1;
+				fps = flip < 2 ? 60 : 97;   /* on the steps' clock, and off it */
+				ck_assert_int_eq(bb_pose_eval(kept, &tr, 1, frames[k] / (double)fps,
+				                              &o, &err), BB_OK);
+				ck_assert_int_eq(bb_pose_new(m, arm, &fresh, &err), BB_OK);
+				ck_assert_int_eq(bb_pose_eval(fresh, &tr, 1, frames[k] / (double)fps,
+				                              &o, &err), BB_OK);
+				a = bone(m, kept, "b");
+				b = bone(m, fresh, "b");
+				ck_assert_msg(memcmp(&a, &b, sizeof a) == 0, "loop %d flip %d "
+				              "frame %d: %.17g %.17g / %.17g %.17g", loop, flip,
+				              frames[k], a.tx, a.a, b.tx, b.a);
+				bb_pose_free(fresh);
+			}
+		bb_pose_free(kept);
+	}
+	bb_model_free(m);
+}
+END_TEST
+
 /* Skin-required bones and constraints (Spine's Skeleton.updateCache): arm
  * and hand are skin-required, the skin "armed" lists hand (which activates
  * its parent arm too) and the IK constraint "reach" (skin-required: it
@@ -757,6 +810,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, linked_mesh);
 	tcase_add_test(tc, linked_mesh_40);
 	tcase_add_test(tc, physics_step_count);
+	tcase_add_test(tc, physics_steps_on);
 	tcase_add_test(tc, path_chain_scale);
 	tcase_add_test(tc, skin_required);
 	suite_add_tcase(s, tc);
