@@ -26,19 +26,21 @@ void *bb__calloc(size_t n, size_t size)
 /* Huge pages: the kernel maps a 2 MiB-aligned, 2 MiB-long part of memory
  * marked MADV_HUGEPAGE with one fault (one clear of 2 MiB, no 512 faults
  * of 4 KiB each).  Linux's default "madvise" setting does it only where
- * asked, so buffers of a frame or more ask. */
+ * asked, so large buffers ask, for the whole huge pages inside them only
+ * (a huge page is resident whole: one reaching past the buffer would
+ * hold memory nothing uses). */
 enum { BB__HUGE_PAGE = 2 << 20 };
 
 void *bb__alloc_pixels(size_t n)
 {
 #ifdef MADV_HUGEPAGE
-	if (n >= BB__HUGE_PAGE / 2 && n <= SIZE_MAX - BB__HUGE_PAGE) {
-		size_t round = (n + BB__HUGE_PAGE - 1) & ~(size_t)(BB__HUGE_PAGE - 1);
+	if (n >= BB__HUGE_PAGE) {
 		void *p;
 
-		if (posix_memalign(&p, BB__HUGE_PAGE, round) != 0)
+		if (posix_memalign(&p, BB__HUGE_PAGE, n) != 0)
 			return NULL;
-		(void)madvise(p, round, MADV_HUGEPAGE);   /* advice: may be refused */
+		/* advice: may be refused */
+		(void)madvise(p, n & ~(size_t)(BB__HUGE_PAGE - 1), MADV_HUGEPAGE);
 		return p;
 	}
 #endif

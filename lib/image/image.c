@@ -23,9 +23,7 @@ bb_status bb_image_new(int width, int height, bb_image **out, bb_error *err)
 	img->width = width;
 	img->height = height;
 	img->stride = (size_t)width * 4;
-	img->px = bb__alloc_pixels((size_t)height * img->stride);
-	if (img->px)
-		memset(img->px, 0, (size_t)height * img->stride);
+	img->px = bb__calloc((size_t)height, img->stride);
 	if (!img->px) {
 		free(img);
 		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL,

@@ -45,7 +45,7 @@ cairo_operator_t bb__blend_op(bb_blend b);
  * margin), clipped to the canvas; 0 when empty or not finite. */
 int bb__raster_item_box(cairo_t *cr, const bb_draw_item *it, int box[4]);
 /* A new all-zero w x h image surface over memory from bb__alloc_pixels
- * (huge pages for a frame-sized one), written once (so its pages are the
+ * (huge pages for a large one), written once (so its pages are the
  * process's own: a calloc leaves them mapped to the shared zero page, and
  * the first write to each one read before then faults and, with several
  * threads, interrupts every other CPU to flush its TLB).  NULL when out
