@@ -35,75 +35,6 @@
 static const uint32_t inv[256] = { INV64(0u), INV64(64u), INV64(128u),
                                    INV64(192u) };
 
-void bb_image_from_premul_argb32(bb_image *dst, const uint8_t *src,
-                                 size_t src_stride)
-{
-	int x, y;
-
-	dst->premultiplied = 0;
-	for (y = 0; y < dst->height; y++) {
-		const uint8_t *row = src + (size_t)y * src_stride;
-		uint8_t *out = bb_image_pixel(dst, 0, y);
-
-		for (x = 0; x < dst->width; x++, out += 4) {
-			uint32_t p;
-			unsigned a, r, g, b;
-
-#if HAVE_SSE2_PREMUL
-			/* 4 clear pixels are 0, 4 opaque ones only reordered:
-			 * most of a frame is one or the other */
-			if ((x & 3) == 0 && x + 4 <= dst->width) {
-				const __m128i alpha = _mm_set1_epi32((int)0xff000000u);
-				__m128i v = _mm_loadu_si128((const __m128i *)(row + (size_t)x * 4));
-				__m128i a4 = _mm_and_si128(v, alpha);
-
-				if (_mm_movemask_epi8(_mm_cmpeq_epi32(a4, _mm_setzero_si128())) ==
-				    0xffff) {
-					_mm_storeu_si128((__m128i *)out, _mm_setzero_si128());
-					x += 3;
-					out += 12;
-					continue;
-				}
-				if (_mm_movemask_epi8(_mm_cmpeq_epi32(a4, alpha)) == 0xffff) {
-					const __m128i ga = _mm_set1_epi32((int)0xff00ff00u);
-					const __m128i low = _mm_set1_epi32(0xff);
-
-					v = _mm_or_si128(_mm_and_si128(v, ga),
-					                 _mm_or_si128(_mm_and_si128(_mm_srli_epi32(v, 16), low),
-					                              _mm_slli_epi32(_mm_and_si128(v, low), 16)));
-					_mm_storeu_si128((__m128i *)out, v);
-					x += 3;
-					out += 12;
-					continue;
-				}
-			}
-#endif
-			memcpy(&p, row + (size_t)x * 4, 4);
-			a = p >> 24;
-			r = (p >> 16) & 0xff;
-			g = (p >> 8) & 0xff;
-			b = p & 0xff;
-			if (a == 0) {
-				out[0] = out[1] = out[2] = out[3] = 0;
-				continue;
-			}
-			if (a != 255) {
-				/* rounded division; r <= a always for valid data */
-				r = (uint32_t)((uint64_t)(r * 255 + a / 2) * inv[a] >> 24);
-				g = (uint32_t)((uint64_t)(g * 255 + a / 2) * inv[a] >> 24);
-				b = (uint32_t)((uint64_t)(b * 255 + a / 2) * inv[a] >> 24);
-				if (r > 255) r = 255;
-				if (g > 255) g = 255;
-				if (b > 255) b = 255;
-			}
-			out[0] = (uint8_t)r;
-			out[1] = (uint8_t)g;
-			out[2] = (uint8_t)b;
-			out[3] = (uint8_t)a;
-		}
-	}
-}
-
 /* c * a / 255 rounded to nearest, exactly, for 8-bit c and a: the one
  * rounding rule of premultiplication. */
 static inline unsigned mul_un8(unsigned c, unsigned a)
@@ -114,6 +45,29 @@ static inline unsigned mul_un8(unsigned c, unsigned a)
 }
 
 #if HAVE_SSE2_PREMUL
+/* Whether all four pixels of v (native ARGB32 or RGBA bytes: alpha is the
+ * top byte of each little-endian lane) have the alpha of `a` (0 or
+ * 0xff000000). */
+static inline int alpha4_all(__m128i v, uint32_t a)
+{
+	const __m128i alpha = _mm_set1_epi32((int)0xff000000u);
+
+	return _mm_movemask_epi8(_mm_cmpeq_epi32(_mm_and_si128(v, alpha),
+	                                         _mm_set1_epi32((int)a))) == 0xffff;
+}
+
+/* Bytes 0 and 2 of each pixel swapped: RGBA bytes <-> little-endian ARGB32
+ * lanes, either way. */
+static inline __m128i swap_rb(__m128i v)
+{
+	const __m128i ga = _mm_set1_epi32((int)0xff00ff00u);
+	const __m128i low = _mm_set1_epi32(0xff);
+
+	return _mm_or_si128(_mm_and_si128(v, ga),
+	                    _mm_or_si128(_mm_and_si128(_mm_srli_epi32(v, 16), low),
+	                                 _mm_slli_epi32(_mm_and_si128(v, low), 16)));
+}
+
 /* Pixels of a row, 4 at a time while 4 remain: mul_un8 in 16-bit lanes
  * (c * a + 128 < 2^16), alpha kept, and with `argb` R and B swapped
  * (RGBA bytes -> native ARGB32).  in and out may be the same row.
@@ -124,21 +78,19 @@ static int premul_sse2(const uint8_t *in, uint8_t *out, int width, int argb)
 	const __m128i amask = _mm_set_epi16(-1, 0, 0, 0, -1, 0, 0, 0);
 	int x;
 
-	const __m128i alpha = _mm_set1_epi32((int)0xff000000u);
-
 	for (x = 0; x + 4 <= width; x += 4) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(in + 4 * x));
-		__m128i a4 = _mm_and_si128(v, alpha), half_px[2];
+		__m128i half_px[2];
 		int k;
 
 		/* most texture pixels are clear or opaque: four clear ones are
 		 * 0 (c * 0 rounds to 0), four opaque ones their colour (c * 255
 		 * / 255 = c), so without `argb` nothing to compute */
-		if (_mm_movemask_epi8(_mm_cmpeq_epi32(a4, zero)) == 0xffff) {
+		if (alpha4_all(v, 0)) {
 			_mm_storeu_si128((__m128i *)(out + 4 * x), zero);
 			continue;
 		}
-		if (!argb && _mm_movemask_epi8(_mm_cmpeq_epi32(a4, alpha)) == 0xffff) {
+		if (!argb && alpha4_all(v, 0xff000000u)) {
 			if (out != in)
 				_mm_storeu_si128((__m128i *)(out + 4 * x), v);
 			continue;
@@ -168,8 +120,6 @@ static int premul_sse2(const uint8_t *in, uint8_t *out, int width, int argb)
 static int reorder_sse2(const uint8_t *in, uint8_t *out, int width)
 {
 	const __m128i amask = _mm_set1_epi32((int)0xff000000u);
-	const __m128i gamask = _mm_set1_epi32((int)0xff00ff00u);
-	const __m128i low = _mm_set1_epi32(0xff);
 	int x;
 
 	for (x = 0; x + 4 <= width; x += 4) {
@@ -181,10 +131,7 @@ static int reorder_sse2(const uint8_t *in, uint8_t *out, int width)
 		a = _mm_or_si128(a, _mm_srli_epi32(a, 16));
 		v = _mm_min_epu8(v, a);
 		/* little-endian lane A B G R (bytes R G B A) -> A R G B */
-		v = _mm_or_si128(_mm_and_si128(v, gamask),
-		                 _mm_or_si128(_mm_and_si128(_mm_srli_epi32(v, 16), low),
-		                              _mm_slli_epi32(_mm_and_si128(v, low), 16)));
-		_mm_storeu_si128((__m128i *)(out + 4 * x), v);
+		_mm_storeu_si128((__m128i *)(out + 4 * x), swap_rb(v));
 	}
 	return x;
 }
@@ -235,6 +182,72 @@ static void reorder_row(const uint8_t *in, uint8_t *out, int width)
 
 		memcpy(out + (size_t)x * 4, &v, 4);
 	}
+}
+
+/* One premultiplied native ARGB32 pixel as straight RGBA bytes. */
+static void unpremul_px(const uint8_t *in, uint8_t *out)
+{
+	uint32_t p;
+	unsigned a, r, g, b;
+
+	memcpy(&p, in, 4);
+	a = p >> 24;
+	r = (p >> 16) & 0xff;
+	g = (p >> 8) & 0xff;
+	b = p & 0xff;
+	if (a == 0) {
+		out[0] = out[1] = out[2] = out[3] = 0;
+		return;
+	}
+	if (a != 255) {
+		/* rounded division; r <= a always for valid data */
+		r = (uint32_t)((uint64_t)(r * 255 + a / 2) * inv[a] >> 24);
+		g = (uint32_t)((uint64_t)(g * 255 + a / 2) * inv[a] >> 24);
+		b = (uint32_t)((uint64_t)(b * 255 + a / 2) * inv[a] >> 24);
+		if (r > 255) r = 255;
+		if (g > 255) g = 255;
+		if (b > 255) b = 255;
+	}
+	out[0] = (uint8_t)r;
+	out[1] = (uint8_t)g;
+	out[2] = (uint8_t)b;
+	out[3] = (uint8_t)a;
+}
+
+/* width pixels of premultiplied native ARGB32 into straight RGBA. */
+static void unpremul_row(const uint8_t *in, uint8_t *out, int width)
+{
+	int x = 0;
+
+#if HAVE_SSE2_PREMUL
+	/* 4 clear pixels are 0, 4 opaque ones only reordered: most of a
+	 * frame is one or the other */
+	for (; x + 4 <= width; x += 4) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(in + 4 * x));
+		int k;
+
+		if (alpha4_all(v, 0))
+			_mm_storeu_si128((__m128i *)(out + 4 * x), _mm_setzero_si128());
+		else if (alpha4_all(v, 0xff000000u))
+			_mm_storeu_si128((__m128i *)(out + 4 * x), swap_rb(v));
+		else
+			for (k = 0; k < 4; k++)
+				unpremul_px(in + 4 * (x + k), out + 4 * (x + k));
+	}
+#endif
+	for (; x < width; x++)
+		unpremul_px(in + (size_t)x * 4, out + (size_t)x * 4);
+}
+
+void bb_image_from_premul_argb32(bb_image *dst, const uint8_t *src,
+                                 size_t src_stride)
+{
+	int y;
+
+	dst->premultiplied = 0;
+	for (y = 0; y < dst->height; y++)
+		unpremul_row(src + (size_t)y * src_stride, bb_image_pixel(dst, 0, y),
+		             dst->width);
 }
 
 void bb__argb32_row(uint8_t *row, int width, int premultiplied)
