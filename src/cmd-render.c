@@ -88,8 +88,6 @@ static int write_frame(long i, const bb_image *img, void *user)
 	struct sink_ctx *c = user;
 	char rel[FIG_PATH_MAX + FIG_NAME_MAX + 32], path[OUTDIR_PATH_MAX];
 	bb_png_encoder *enc;
-	const void *data;
-	size_t size;
 	bb_error err;
 	bb_status st;
 
@@ -101,14 +99,7 @@ static int write_frame(long i, const bb_image *img, void *user)
 	if (!(enc = pool_take(c->pool, &err)))
 		return cli_fail(&err);
 	/* a new file in the staging folder: no temporary + rename needed */
-	if ((st = bb_png_encoder_encode(enc, img, &data, &size, &err)) == BB_OK)
-		st = bb_file_write_new(path, data, size, &err);
-	else {   /* the error names the frame */
-		char why[sizeof err.message];
-
-		memcpy(why, err.message, sizeof why);
-		st = bb_error_set(&err, st, path, NULL, "%s", why);
-	}
+	st = bb_png_encoder_write_new(enc, path, img, &err);
 	pool_give(c->pool, enc);
 	return st == BB_OK ? 0 : cli_fail(&err);
 }

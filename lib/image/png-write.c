@@ -339,37 +339,29 @@ bb_status bb_png_encoder_encode(bb_png_encoder *e, const bb_image *img,
 		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
 	if (fast)
 		memset(e->zero, 0, row);
-	if (img->argb32) {
-		/* the rasterizer's layout: each row made straight RGBA as it is
-		 * filtered (with the row before it, kept), as bb_render does */
-		for (y = 0; y < h; y++) {
-			uint8_t *cur = e->ring + (y & 1) * row;
-			const uint8_t *prior = y ? e->ring + ((y - 1) & 1) * row : NULL;
-			bb_image line = { img->width, 1, row, cur, 0, 0 };
+	for (y = 0; y < h; y++) {
+		const uint8_t *cur = bb_image_pixel(img, 0, (int)y);
+		const uint8_t *prior = y ? bb_image_pixel(img, 0, (int)y - 1) : NULL;
 
-			bb_image_from_premul_argb32(&line, img->px + y * img->stride,
-			                            img->stride);
-			if (fast)
-				bb__png_fast_filter(e->simd, cur, row, row, 1,
-				                    prior ? prior : e->zero,
-				                    e->raw + y * (row + 1));
-			else
-				encode_row(e, e->raw + y * (row + 1), cur, prior, row);
+		if (img->argb32) {
+			/* the rasterizer's layout: each row made straight RGBA as
+			 * it is filtered (the row before it kept), as bb_render does */
+			bb_image line = { img->width, 1, row, e->ring + (y & 1) * row, 0, 0 };
+
+			bb_image_from_premul_argb32(&line, cur, img->stride);
+			cur = line.px;
+			prior = y ? e->ring + ((y - 1) & 1) * row : NULL;
 		}
+		if (fast)
+			bb__png_fast_filter(e->simd, cur, row, row, 1,
+			                    prior ? prior : e->zero, e->raw + y * (row + 1));
+		else
+			encode_row(e, e->raw + y * (row + 1), cur, prior, row);
 	}
-	if (fast) {
-		if (!img->argb32)
-			bb__png_fast_filter(e->simd, img->px, img->stride, row, h,
-			                    e->zero, e->raw);
-		bound = bb__png_fast_bound(raw_size);
-		if (bound == 0)
-			return bb_error_set(err, BB_ERR_LIMIT, NULL, NULL, "image too large");
-	} else {
-		for (y = 0; y < h && !img->argb32; y++)
-			encode_row(e, e->raw + y * (row + 1), bb_image_pixel(img, 0, (int)y),
-			           y ? bb_image_pixel(img, 0, (int)y - 1) : NULL, row);
-		bound = libdeflate_zlib_compress_bound(e->comp, raw_size);
-	}
+	bound = fast ? bb__png_fast_bound(raw_size)
+	             : libdeflate_zlib_compress_bound(e->comp, raw_size);
+	if (bound == 0)
+		return bb_error_set(err, BB_ERR_LIMIT, NULL, NULL, "image too large");
 	nchunks = bound / e->idat_max + 1;
 	head = sizeof sig + 25 + 8;              /* signature, IHDR, IDAT header */
 	if (bound > SIZE_MAX - head - 12 * nchunks - 12)
@@ -418,8 +410,11 @@ bb_status bb_png_encoder_encode(bb_png_encoder *e, const bb_image *img,
 	return BB_OK;
 }
 
-bb_status bb_png_encoder_write(bb_png_encoder *e, const char *path,
-                               const bb_image *img, bb_error *err)
+/* Encodes img and writes it to path with `write` (an error names path). */
+static bb_status encode_to(bb_png_encoder *e, const char *path,
+                           const bb_image *img, bb_error *err,
+                           bb_status (*write)(const char *, const void *,
+                                              size_t, bb_error *))
 {
 	const void *data;
 	size_t size;
@@ -431,7 +426,19 @@ bb_status bb_png_encoder_write(bb_png_encoder *e, const char *path,
 			snprintf(err->file, sizeof err->file, "%s", path);
 		return s;
 	}
-	return bb_file_write_atomic(path, data, size, err);
+	return write(path, data, size, err);
+}
+
+bb_status bb_png_encoder_write(bb_png_encoder *e, const char *path,
+                               const bb_image *img, bb_error *err)
+{
+	return encode_to(e, path, img, err, bb_file_write_atomic);
+}
+
+bb_status bb_png_encoder_write_new(bb_png_encoder *e, const char *path,
+                                   const bb_image *img, bb_error *err)
+{
+	return encode_to(e, path, img, err, bb_file_write_new);
 }
 
 /* ---- one-shot helpers --------------------------------------------------- */

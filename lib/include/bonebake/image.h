@@ -153,6 +153,10 @@ bb_status bb_png_encoder_encode(bb_png_encoder *e, const bb_image *img,
  * place: a failure leaves nothing at `path`.  Also BB_ERR_IO. */
 bb_status bb_png_encoder_write(bb_png_encoder *e, const char *path,
                                const bb_image *img, bb_error *err);
+/* Encodes and writes a new file at path (bb_file_write_new: none there
+ * yet, no temporary; for a folder nobody reads until it is complete). */
+bb_status bb_png_encoder_write_new(bb_png_encoder *e, const char *path,
+                                   const bb_image *img, bb_error *err);
 
 /* One-shot: encodes with options o (NULL = defaults) into a new malloc'd
  * buffer (caller frees).  Thread-safe. */
