@@ -583,12 +583,12 @@ static void simulate_physics(bb_pose *p, const bb_track *tracks, int ntracks,
                              double t, const bb_eval_options *o)
 {
 	double h = p->a->physics_step, prev = -1, steps = floor(t / h + 1e-9);
-	long k = steps > BB__MAX_PHYSICS_STEPS ? (long)steps - BB__MAX_PHYSICS_STEPS : 0;
-	long n = (long)steps;
+	int whole = steps <= BB__MAX_PHYSICS_STEPS;   /* from t = 0 */
+	long k = whole ? 0 : (long)steps - BB__MAX_PHYSICS_STEPS, n = (long)steps;
 	size_t bytes = (size_t)p->a->ncons * bb__physics_state_size();
 	int c;
 
-	if (k == 0 && p->phys_kept_n >= 0 && p->phys_kept_n <= n &&
+	if (whole && p->phys_kept_n <= n &&
 	    same_run(p, tracks, ntracks, o)) {
 		/* on from the kept step: its springs, clock and last time */
 		memcpy(p->phys, p->phys_kept, bytes);
@@ -615,7 +615,7 @@ static void simulate_physics(bb_pose *p, const bb_track *tracks, int ntracks,
 		prev = tau;
 	}
 	p->phys_kept_n = -1;
-	if (steps <= BB__MAX_PHYSICS_STEPS && ntracks <= BB_MAX_TRACKS) {
+	if (whole) {   /* (ntracks <= BB_MAX_TRACKS: check_args) */
 		memcpy(p->phys_kept, p->phys, bytes);
 		p->phys_kept_n = n;
 		p->phys_kept_prev = prev;

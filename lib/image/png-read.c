@@ -181,20 +181,14 @@ int bb__png_read_fast(const void *data, size_t size, int argb32,
 				uint8_t *t = buf + y * w * 4;
 				size_t x;
 
-				if (argb32)   /* opaque: native A << 24 | R << 16 | G << 8 | B */
-					for (x = 0; x < w; x++) {
-						uint32_t v = 0xff000000u | (uint32_t)s[3 * x] << 16 |
-						             (uint32_t)s[3 * x + 1] << 8 | s[3 * x + 2];
-
-						memcpy(t + 4 * x, &v, 4);
-					}
-				else
-					for (x = 0; x < w; x++) {
-						t[4 * x] = s[3 * x];
-						t[4 * x + 1] = s[3 * x + 1];
-						t[4 * x + 2] = s[3 * x + 2];
-						t[4 * x + 3] = 0xff;
-					}
+				for (x = 0; x < w; x++) {
+					t[4 * x] = s[3 * x];
+					t[4 * x + 1] = s[3 * x + 1];
+					t[4 * x + 2] = s[3 * x + 2];
+					t[4 * x + 3] = 0xff;
+				}
+				if (argb32)   /* opaque: only reordered */
+					bb__argb32_row(t, (int)w, 1);
 			}
 		}
 	}

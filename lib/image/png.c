@@ -77,7 +77,6 @@ static bb_status read_mem(const void *data, size_t size, const char *name,
                           bb_error *err)
 {
 	bb_status s;
-
 	int w, h;
 
 	*out = NULL;
