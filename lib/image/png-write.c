@@ -366,8 +366,8 @@ bb_status bb_png_encoder_encode(bb_png_encoder *e, const bb_image *img,
 	head = sizeof sig + 25 + 8;              /* signature, IHDR, IDAT header */
 	if (bound > SIZE_MAX - head - 12 * nchunks - 12)
 		return bb_error_set(err, BB_ERR_LIMIT, NULL, NULL, "image too large");
-	if (!bb__reserve_pixels((void **)&e->out, &e->out_cap,
-	                        head + bound + 12 * nchunks + 12))
+	if (!bb__grow((void **)&e->out, &e->out_cap,
+	              head + bound + 12 * nchunks + 12, 1))
 		return bb_error_set(err, BB_ERR_NOMEM, NULL, NULL, "out of memory");
 	p = e->out;
 	memcpy(p, sig, sizeof sig);
