@@ -1,7 +1,9 @@
 /* The CPU count and the one thread runner every parallel loop uses. */
+#define _GNU_SOURCE 1   /* sched_getcpu, pthread_attr_setaffinity_np */
 #include "config.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include "core/parallel.h"
@@ -24,19 +26,83 @@ int bb_threads(int requested, long work)
 	return n < 1 ? 1 : n;
 }
 
+#if defined(HAVE_PTHREAD_ATTR_SETAFFINITY_NP) && defined(HAVE_SCHED_GETCPU)
+#define BB__SPREAD 1
+#endif
+
+int bb__start_cpu(const int *cpus, int n, int here, int i)
+{
+	int k;
+
+	for (k = 0; k < n && cpus[k] != here; k++)
+		;
+	if (n < 2 || k == n || i % n == 0)
+		return -1;
+	return cpus[(k + i) % n];
+}
+
 struct start_arg {
 	void (*fn)(void *user, int worker);
 	void *user;
 	int index;
+#ifdef BB__SPREAD
+	const cpu_set_t *allowed;   /* to go back to once started, or NULL */
+#endif
 };
 
 static void *start(void *arg)
 {
 	struct start_arg *w = arg;
 
+#ifdef BB__SPREAD
+	if (w->allowed)   /* started where it was put: free to move again */
+		(void)pthread_setaffinity_np(pthread_self(), sizeof *w->allowed,
+		                             w->allowed);
+#endif
 	w->fn(w->user, w->index);
 	return NULL;
 }
+
+#ifdef BB__SPREAD
+struct spread {
+	cpu_set_t allowed;
+	int cpus[BB_MAX_THREADS * 4], n, here;
+};
+
+/* The CPUs this thread may run on (the first ones, enough to choose
+ * from) and the one it is on; 0 when there is no choice. */
+static int spread_init(struct spread *sp)
+{
+	int cpu;
+
+	if (sched_getaffinity(0, sizeof sp->allowed, &sp->allowed) != 0 ||
+	    (sp->here = sched_getcpu()) < 0)
+		return 0;
+	sp->n = 0;
+	for (cpu = 0; cpu < CPU_SETSIZE && sp->n < (int)(sizeof sp->cpus /
+	                                                  sizeof *sp->cpus); cpu++)
+		if (CPU_ISSET(cpu, &sp->allowed))
+			sp->cpus[sp->n++] = cpu;
+	return sp->n > 1;
+}
+
+/* attr made to start worker i on a CPU of its own; 0 if not. */
+static int spread_attr(const struct spread *sp, int i, pthread_attr_t *attr)
+{
+	int cpu = bb__start_cpu(sp->cpus, sp->n, sp->here, i);
+	cpu_set_t one;
+
+	if (cpu < 0 || pthread_attr_init(attr) != 0)
+		return 0;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (pthread_attr_setaffinity_np(attr, sizeof one, &one) != 0) {
+		pthread_attr_destroy(attr);
+		return 0;
+	}
+	return 1;
+}
+#endif
 
 void bb__parallel_run(int n, void (*fn)(void *user, int worker), void *user)
 {
@@ -44,14 +110,32 @@ void bb__parallel_run(int n, void (*fn)(void *user, int worker), void *user)
 	struct start_arg w[BB_MAX_THREADS];
 	int started[BB_MAX_THREADS];
 	int i;
+#ifdef BB__SPREAD
+	struct spread sp;
+	int spread = n > 1 && spread_init(&sp);
+#endif
 
 	if (n > BB_MAX_THREADS)
 		n = BB_MAX_THREADS;
 	for (i = 1; i < n; i++) {
+#ifdef BB__SPREAD
+		pthread_attr_t attr;
+#endif
+		pthread_attr_t *a = NULL;
+
 		w[i].fn = fn;
 		w[i].user = user;
 		w[i].index = i;
-		started[i] = pthread_create(&th[i], NULL, start, &w[i]) == 0;
+#ifdef BB__SPREAD
+		w[i].allowed = NULL;
+		if (spread && spread_attr(&sp, i, &attr)) {
+			a = &attr;
+			w[i].allowed = &sp.allowed;
+		}
+#endif
+		started[i] = pthread_create(&th[i], a, start, &w[i]) == 0;
+		if (a)
+			pthread_attr_destroy(a);
 	}
 	fn(user, 0);
 	for (i = 1; i < n; i++) {

@@ -13,6 +13,7 @@
 
 #include "bonebake/bonebake.h"
 #include "core/names.h"
+#include "core/parallel.h"
 
 START_TEST(affine_mul_invert)
 {
@@ -337,6 +338,67 @@ START_TEST(file_write_new)
 }
 END_TEST
 
+/* Where workers start: the i-th allowed CPU after the caller's, never
+ * the caller's own. */
+START_TEST(parallel_start_cpu)
+{
+	static const int two[] = { 0, 1 }, three[] = { 0, 2, 5 }, one[] = { 3 };
+
+	ck_assert_int_eq(bb__start_cpu(two, 2, 0, 1), 1);
+	ck_assert_int_eq(bb__start_cpu(two, 2, 1, 1), 0);
+	ck_assert_int_eq(bb__start_cpu(two, 2, 1, 2), -1);
+	ck_assert_int_eq(bb__start_cpu(two, 2, 1, 3), 0);
+	ck_assert_int_eq(bb__start_cpu(three, 3, 2, 1), 5);
+	ck_assert_int_eq(bb__start_cpu(three, 3, 2, 2), 0);
+	ck_assert_int_eq(bb__start_cpu(three, 3, 2, 3), -1);
+	ck_assert_int_eq(bb__start_cpu(three, 3, 5, 1), 0);
+	ck_assert_int_eq(bb__start_cpu(three, 3, 1, 1), -1);   /* not allowed */
+	ck_assert_int_eq(bb__start_cpu(one, 1, 3, 1), -1);
+}
+END_TEST
+
+/* The CPUs the calling thread may run on, as Linux lists them. */
+static void cpus_allowed(char *out, size_t n)
+{
+	char line[512];
+	FILE *f = fopen("/proc/thread-self/status", "r");
+
+	out[0] = 0;
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof line, f))
+		if (strncmp(line, "Cpus_allowed_list:", 18) == 0)
+			snprintf(out, n, "%s", line + 18);
+	fclose(f);
+	ck_assert(out[0] != 0);
+}
+
+struct aff {
+	char seen[BB_MAX_THREADS][512];
+};
+
+static void aff_one(void *ctx, int worker)
+{
+	struct aff *a = ctx;
+
+	cpus_allowed(a->seen[worker], sizeof a->seen[worker]);
+}
+
+/* A worker started on a CPU of its own may run anywhere the caller may
+ * once it runs: nothing is left pinned. */
+START_TEST(parallel_workers_unpinned)
+{
+	static struct aff a;
+	char mine[512];
+	int i;
+
+	cpus_allowed(mine, sizeof mine);
+	memset(&a, 0, sizeof a);
+	bb__parallel_run(4, aff_one, &a);
+	for (i = 0; i < 4; i++)
+		ck_assert_str_eq(a.seen[i], mine);
+}
+END_TEST
+
 START_TEST(parallel_loop)
 {
 	static const int threads[] = { 0, 1, 2, 7, 300 };
@@ -555,6 +617,8 @@ int main(void)
 	tcase_add_test(tc, name_index);
 	tcase_add_test(tc, file_write_new);
 	tcase_add_test(tc, parallel_loop);
+	tcase_add_test(tc, parallel_start_cpu);
+	tcase_add_test(tc, parallel_workers_unpinned);
 	tcase_add_test(tc, escapers);
 	tcase_add_test(tc, loader_names_from_threads);
 	tcase_add_test(tc, text_escape);
