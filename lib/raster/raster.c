@@ -636,8 +636,11 @@ bb_status bb_render(bb_renderer *r, const bb_drawlist *dl, const bb_view *view,
 	cairo_surface_t *canvas;
 	bb_status s = paint(r, dl, view, out->width, out->height, &canvas, err);
 
-	if (s == BB_OK)
+	if (s == BB_OK) {
 		canvas_to_image(canvas, r->dirty, out);
+		out->premultiplied = 0;   /* straight RGBA, whatever it held */
+		out->argb32 = 0;
+	}
 	return s;
 }
 

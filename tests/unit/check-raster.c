@@ -342,7 +342,8 @@ START_TEST(premultiplied_texture)
 }
 END_TEST
 
-/* bb_render_argb32 hands over the canvas bb_render converts: the same
+/* bb_render_argb32 hands over the canvas bb_render converts (into an
+ * image it marks straight RGBA, whatever its flags said): the same
  * pixels once made straight, and the PNG encoder, fed either, writes the
  * same file (the fast path and a libdeflate level), with and without a
  * background, the second frame drawn over the first's canvas. */
@@ -381,7 +382,12 @@ START_TEST(argb32_frames_encode_the_same)
 			vw.scale = 1;
 			if (bg)
 				vw.background = (bb_rgba){ 0.2, 0.4, 0.6, 0.5 };
+			/* flags an image may carry from earlier use: bb_render
+			 * writes straight RGBA and says so */
+			rgba->premultiplied = 1;
+			rgba->argb32 = 1;
 			ck_assert(bb_render(a, &dl, &vw, rgba, &err) == BB_OK);
+			ck_assert(!rgba->premultiplied && !rgba->argb32);
 			ck_assert(bb_render_argb32(b, &dl, &vw, 45, 37, &view, &err) == BB_OK);
 			ck_assert(view.argb32 && view.premultiplied);
 			ck_assert_int_eq(view.width, 45);
