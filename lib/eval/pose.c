@@ -579,6 +579,19 @@ static int same_run(const bb_pose *p, const bb_track *tracks, int ntracks,
 	       memcmp(o, &p->phys_kept_opts, sizeof *o) == 0;
 }
 
+/* Keeps the springs as they are, after step n (run at time prev), for
+ * these tracks and options (ntracks <= BB_MAX_TRACKS: check_args). */
+static void keep_physics(bb_pose *p, long n, double prev, const bb_track *tracks,
+                         int ntracks, const bb_eval_options *o, size_t bytes)
+{
+	memcpy(p->phys_kept, p->phys, bytes);
+	p->phys_kept_n = n;
+	p->phys_kept_prev = prev;
+	memcpy(p->phys_kept_tracks, tracks, (size_t)ntracks * sizeof *tracks);
+	p->phys_kept_ntracks = ntracks;
+	p->phys_kept_opts = *o;
+}
+
 static void simulate_physics(bb_pose *p, const bb_track *tracks, int ntracks,
                              double t, const bb_eval_options *o)
 {
@@ -601,10 +614,16 @@ static void simulate_physics(bb_pose *p, const bb_track *tracks, int ntracks,
 			if (p->a->cons[c].kind == BB_CON_PHYSICS)
 				bb__physics_reset(p, c);
 	}
+	p->phys_kept_n = -1;
 	p->phys_step = 1;
 	for (; k <= n; k++) {
 		double tau = fmin((double)k * h, t);
 
+		if (whole && k == n && tau != (double)k * h)
+			/* t is short of step n's time (by a rounding: n is
+			 * floor(t / h + 1e-9)), so step n runs at t and is no
+			 * later frame's: keep the springs before it */
+			keep_physics(p, k - 1, prev, tracks, ntracks, o, bytes);
 		reset(p, o);
 		apply_tracks(p, tracks, ntracks, tau);
 		physics_resets(p, tracks, ntracks, prev, tau);
@@ -614,15 +633,8 @@ static void simulate_physics(bb_pose *p, const bb_track *tracks, int ntracks,
 		bb__world_transforms(p, o);
 		prev = tau;
 	}
-	p->phys_kept_n = -1;
-	if (whole) {   /* (ntracks <= BB_MAX_TRACKS: check_args) */
-		memcpy(p->phys_kept, p->phys, bytes);
-		p->phys_kept_n = n;
-		p->phys_kept_prev = prev;
-		memcpy(p->phys_kept_tracks, tracks, (size_t)ntracks * sizeof *tracks);
-		p->phys_kept_ntracks = ntracks;
-		p->phys_kept_opts = *o;
-	}
+	if (whole && p->phys_kept_n < 0)
+		keep_physics(p, n, prev, tracks, ntracks, o, bytes);
 	p->phys_step = 0;
 	physics_resets(p, tracks, ntracks, prev, t);
 	p->phys_time = t;
