@@ -199,6 +199,14 @@ int bb__png_read_fast(const void *data, size_t size, int argb32,
 		free(buf);
 		return 0;
 	}
+	if (bpp == 3) {
+		/* the pixels are at the front: the unfiltered RGB behind them,
+		 * all written, would stay resident as long as the image */
+		uint8_t *t = realloc(buf, h * w * 4);
+
+		if (t)
+			buf = t;
+	}
 	img->px = buf;   /* RGBA: h bytes more than the pixels, not worth a copy */
 	img->premultiplied = img->argb32 = argb32;
 	img->width = (int)w;

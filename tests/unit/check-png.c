@@ -11,6 +11,7 @@
 
 #include <check.h>
 #include <libdeflate.h>
+#include <malloc.h>   /* malloc_usable_size (glibc) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -761,6 +762,25 @@ START_TEST(fast_path_reads_common_files)
 }
 END_TEST
 
+/* An RGB file's pixels are read through a buffer that holds the
+ * unfiltered rows behind them: the image keeps the pixels only. */
+START_TEST(fast_path_rgb_keeps_pixels_only)
+{
+	int w = 300, h = 200;
+	uint8_t *px = noise(w, h, 3);
+	pbuf f = hand_png(px, w, h, 3, 1, 1u << 30, 0, 8, 2, 0);
+	bb_image *a;
+
+	ck_assert_int_eq(bb__png_read_fast(f.d, f.n, 1, &a), 1);
+	ck_assert_uint_ge(malloc_usable_size(a->px), (size_t)w * h * 4);
+	/* the rows behind would make it 7 bytes a pixel */
+	ck_assert_uint_lt(malloc_usable_size(a->px), (size_t)w * h * 4 + 8192);
+	bb_image_free(a);
+	free(px);
+	free(f.d);
+}
+END_TEST
+
 START_TEST(fast_path_leaves_the_rest_to_libpng)
 {
 	uint8_t *px = noise(9, 7, 4);
@@ -921,6 +941,7 @@ int main(void)
 	tc = tcase_create("reader");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, fast_path_reads_common_files);
+	tcase_add_test(tc, fast_path_rgb_keeps_pixels_only);
 	tcase_add_test(tc, fast_path_leaves_the_rest_to_libpng);
 	tcase_add_test(tc, damaged_files_get_libpngs_verdict);
 	suite_add_tcase(s, tc);
