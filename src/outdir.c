@@ -222,17 +222,36 @@ static int in_sets(const char *name, const outdir *d)
 /* 1 when dest holds only the sets' files and bonebake's own. */
 static int only_the_set(const char *dest, const outdir *od)
 {
-	DIR *d = opendir(dest);
+	DIR *d;
 	struct dirent *e;
 	int only = 1;
 
-	if (!d)
+	/* a live run's staging folder (a render's into the same folder) is
+	 * someone else's: only a killed run's, swept here, is nobody's */
+	sweep(dest);
+	if (!(d = opendir(dest)))
 		return 1;
 	while (only && (e = readdir(d)) != NULL)
 		only = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
-		       outdir_is_own(e->d_name) || in_sets(e->d_name, od);
+		       (outdir_is_own(e->d_name) && !stage_name(e->d_name)) ||
+		       in_sets(e->d_name, od);
 	closedir(d);
 	return only;
+}
+
+/* Whether dest (lstat's st), a folder, may be exchanged whole for a new
+ * one: not a link (that would replace the link, not fill its target),
+ * not a mount point (it cannot be renamed: a container's volume), ours
+ * (the new folder takes its mode, not its owner), holding nothing but the
+ * set. */
+static int swappable(const char *dest, const char *parent,
+                     const struct stat *st, const outdir *od)
+{
+	struct stat up;
+
+	return S_ISDIR(st->st_mode) && st->st_uid == geteuid() &&
+	       stat(parent, &up) == 0 && up.st_dev == st->st_dev &&
+	       only_the_set(dest, od);
 }
 
 int outdir_open_set(outdir *d, const char *dest, const char *set)
@@ -262,11 +281,15 @@ int outdir_open_sets(outdir *d, const char *dest, const char *const *sets,
 	sweep(parent);
 	if (base[0] && strcmp(base, ".") != 0 && strcmp(base, "..") != 0 &&
 	    bb_mkdirs(parent, NULL, &err) == BB_OK &&
-	    (stat(dest, &st) != 0 || (S_ISDIR(st.st_mode) && only_the_set(dest, d)))) {
+	    (lstat(dest, &st) != 0 || swappable(dest, parent, &st, d))) {
+		int existed = lstat(dest, &st) == 0;
+
 		/* the folder is the set: stage a sibling and swap it in */
 		snprintf(templ, sizeof templ, "%s/%sXXXXXX", parent, prefix);
 		if (make_stage(d, templ) == 0) {
 			d->whole = 1;
+			if (existed)   /* the folder keeps its mode */
+				chmod(d->stage, st.st_mode & 07777);
 			return 0;
 		}
 	}

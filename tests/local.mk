@@ -271,7 +271,7 @@ CLEANFILES += tests/cli/ci-recipe-report.png
 # Untrusted input and batch in CI (issue 22)
 TESTS += tests/cli/escapes.sh tests/cli/stage-sweep.sh tests/cli/batch-manifest.sh \
 	tests/cli/untrusted-gallery.sh tests/cli/batch-stale.sh tests/cli/memory.sh \
-	tests/cli/batch-cancel.sh
+	tests/cli/batch-cancel.sh tests/cli/sheet-swap.sh
 EXTRA_DIST += tests/cli/escapes.sh tests/cli/stage-sweep.sh tests/cli/batch-manifest.sh \
 	tests/cli/untrusted-gallery.sh tests/cli/batch-stale.sh tests/cli/memory.sh \
-	tests/cli/batch-cancel.sh
+	tests/cli/batch-cancel.sh tests/cli/sheet-swap.sh
