@@ -36,6 +36,16 @@ int cli_fail(const bb_error *err)
 	return cli_exit_code(err->status);
 }
 
+void cli_error_file(bb_error *err, const char *file)
+{
+	size_t n = strlen(file);
+
+	if (n >= sizeof err->file)
+		n = sizeof err->file - 1;
+	memcpy(err->file, file, n);
+	err->file[n] = '\0';
+}
+
 int cli_fail_about(bb_error *err, const char *file)
 {
 	if (!err->file[0] && file)

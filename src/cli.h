@@ -35,6 +35,8 @@ int cli_fail(const bb_error *err);
 /* The same, naming `file` when the error names none (a limit of the
  * packer is about the input the user gave). */
 int cli_fail_about(bb_error *err, const char *file);
+/* err names `file` (cut to the field's size), whatever it named. */
+void cli_error_file(bb_error *err, const char *file);
 /* Prints "bonebake <cmd>: <message>" and a --help hint; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -45,7 +45,21 @@ typedef struct enc_pool {
 	bb_png_options opt;
 	bb_png_encoder *idle[MAX_ENCODERS];
 	int n_idle;
+	int failed;             /* a frame could not be written: said once */
 } enc_pool;
+
+/* 1 for the first frame that fails to be written, 0 after: threads that
+ * hit the same full disk say so once. */
+static int pool_first_failure(enc_pool *p)
+{
+	int first;
+
+	pthread_mutex_lock(&p->lock);
+	first = !p->failed;
+	p->failed = 1;
+	pthread_mutex_unlock(&p->lock);
+	return first;
+}
 
 static bb_png_encoder *pool_take(enc_pool *p, bb_error *err)
 {
@@ -101,7 +115,13 @@ static int write_frame(long i, const bb_image *img, void *user)
 	/* a new file in the staging folder: no temporary + rename needed */
 	st = bb_png_encoder_write_new(enc, path, img, &err);
 	pool_give(c->pool, enc);
-	return st == BB_OK ? 0 : cli_fail(&err);
+	if (st == BB_OK)
+		return 0;
+	/* the file where the user will look for it, not in the stage */
+	snprintf(path, sizeof path, "%s/%s", c->od->dest, rel);
+	cli_error_file(&err, path);
+	return pool_first_failure(c->pool) ? cli_fail(&err)
+	                                   : cli_exit_code(err.status);
 }
 
 /* The job's frames.json (bonebake/output.h), written atomically. */

@@ -37,7 +37,8 @@ static void usage(FILE *f)
 	fprintf(f, "\n'bonebake COMMAND --help' describes a command's options.\n"
 	           "Exit codes: 0 ok, 1 differences (diff), 2 usage, 3 bad input,\n"
 	           "4 I/O, 5 size mismatch (diff), 6 missing/added files (diff),\n"
-	           "70 internal error.\n");
+	           "70 internal error, 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM\n"
+	           "(nothing half-written is left).\n");
 }
 
 int cli_command(int argc, char **argv)

@@ -54,11 +54,16 @@ void cli_stop_signals(void (*handler)(int))
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 }
 
 void cli_interrupt_install(void)
 {
 	cli_stop_signals(on_signal);
+	/* past a file size limit (ulimit -f) a write fails with EFBIG, an
+	 * I/O error like a full disk, instead of killing the process with
+	 * its staging folder left behind */
+	signal(SIGXFSZ, SIG_IGN);
 }
 
 static int rm_entry(const char *path, const struct stat *st, int flag,

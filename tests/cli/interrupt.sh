@@ -1,7 +1,7 @@
 #!/bin/sh
 # Interrupted runs never leave a mix (issue: hostile input and interrupted
 # runs).  With an earlier good output present:
-#  - SIGINT / SIGTERM mid-render: exit 130 / 143, the staging folder gone,
+#  - SIGINT / SIGTERM / SIGHUP mid-render: exit 130 / 143 / 129, the staging folder gone,
 #    the old output byte-identical;
 #  - SIGKILL mid-render: the staging folder stays until the next run, which
 #    removes it (and diff never counts it);
@@ -23,7 +23,7 @@ same() { diff -r -x '.bonebake-*' "$1" "$2" >/dev/null; }
 
 # a long render (about 1,500 frames on one thread) to interrupt
 slow="--all --scale 3 --fps 120 --jobs 1"
-for sig in INT TERM; do
+for sig in INT TERM HUP; do
 	rm -rf "$T/out"; cp -r "$T/old" "$T/out"
 	# shellcheck disable=SC2086
 	"$BONEBAKE" render "$H" -o "$T/out" $slow --quiet 2>"$T/err" &
@@ -36,7 +36,7 @@ for sig in INT TERM; do
 	kill -$sig $pid
 	wait $pid
 	rc=$?
-	want=130; [ $sig = TERM ] && want=143
+	want=130; [ $sig = TERM ] && want=143; [ $sig = HUP ] && want=129
 	[ $rc -eq $want ] || fail "SIG$sig: exit $rc, expected $want; $(cat "$T/err")"
 	[ "$(stages "$T/out")" -eq 0 ] || fail "SIG$sig left a staging folder"
 	same "$T/old" "$T/out" || fail "SIG$sig changed the old output"

@@ -4,7 +4,8 @@
 # pose -o, info -o and diff -o/--html/--json exits 4 and leaves nothing
 # partial (no staging folder, no half file, an earlier output intact; a
 # video preview too); a report aimed at a device is written in place, never
-# renamed over it.
+# renamed over it; past a file size limit (ulimit -f) the same, with one
+# line however many threads hit it.
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$top_srcdir/tests/cli/lib.sh"
 H="$SAMPLES/humanoid.json"
@@ -103,4 +104,18 @@ expect_rc 4
 diff -r "$T/r-before" "$small/r" >/dev/null || fail "the earlier render was changed"
 [ -z "$(find "$small/r" -name '.bonebake-stage-*')" ] || fail "a staging folder was left"
 checks=$((checks + 2))
+
+# a file size limit (ulimit -f): one error line naming the frame where it
+# would have gone, exit 4, nothing left (SIGXFSZ killed the process with
+# exit 153, no message and its staging folder left behind), with one
+# thread or several hitting it
+for jobs in 1 2; do
+	run sh -c 'ulimit -f 20; exec "$@"' sh "$BONEBAKE" render "$H" --anim walk \
+		--scale 3 -o "$T/fsize$jobs" --jobs "$jobs" --quiet
+	expect_rc 4
+	expect_err "^bonebake: $T/fsize$jobs/walk/walk_[0-9]+\.png: write failed: File too large\$"
+	expect_absent "$T/fsize$jobs"
+	checks=$((checks + 1))
+	[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || fail "not one line: $err"
+done
 pass
