@@ -351,6 +351,61 @@ static int cmp_keyed(const void *x, const void *y)
 	return c ? c : (a->job > b->job) - (a->job < b->job);
 }
 
+/* The job, other than `self`, whose output is `key` (v sorted by it), or
+ * -1. */
+static int output_of(const struct keyed *v, int n, const char *key, int self)
+{
+	int lo = 0, hi = n;
+
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+
+		if (strcmp(v[mid].key, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n && strcmp(v[lo].key, key) == 0; lo++)
+		if (v[lo].job != self)
+			return v[lo].job;
+	return -1;
+}
+
+/* A job writing inside another's output (a sheet into DIR/walk beside a
+ * render into DIR): the outer job replaces what it renders as a whole,
+ * so whether the inner one's files survive would depend on which ends
+ * first, that is on --jobs.  The first such job (by index) is the error,
+ * at its output.  v: the jobs keyed by output, sorted. */
+static bb_status check_nested(struct rd *r, bb_batch *b, const struct keyed *v)
+{
+	char up[8192];
+	int i;
+
+	for (i = 0; i < b->njobs; i++) {
+		size_t k;
+
+		snprintf(up, sizeof up, "%s", b->jobs[i].where);
+		for (k = strlen(up); k > 0; k--) {
+			int outer;
+
+			if (up[k - 1] != '/' || k == strlen(b->jobs[i].where))
+				continue;
+			/* the folder above: "/" itself, else without its slash */
+			up[k > 1 ? k - 1 : k] = '\0';
+			if ((outer = output_of(v, b->njobs, up, i)) < 0)
+				continue;
+			bb__jpath_init(&r->c.path);
+			bb__jpath_key(&r->c.path, "jobs");
+			bb__jpath_index(&r->c.path, (size_t)i);
+			return bb__where_fail(&r->c, BB_ERR_USAGE, "output", "job \"%s\" "
+			                      "writes %s, inside job \"%s\"'s %s",
+			                      b->jobs[i].name, b->jobs[i].output,
+			                      b->jobs[outer].name, b->jobs[outer].output);
+		}
+	}
+	return BB_OK;
+}
+
 /* Two jobs with the same name, or writing the same folder (the later one
  * in manifest order is named).  Sorted, so 100,000 jobs take no time. */
 static bb_status check_unique(struct rd *r, bb_batch *b)
@@ -387,6 +442,8 @@ static bb_status check_unique(struct rd *r, bb_batch *b)
 			                   "\"%s\" both write %s", b->jobs[first].name,
 			                   b->jobs[dup].name, b->jobs[dup].output);
 	}
+	if (s == BB_OK)
+		s = check_nested(r, b, v);
 	free(v);
 	return s;
 }

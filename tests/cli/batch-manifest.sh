@@ -1,7 +1,7 @@
 #!/bin/sh
 # Manifests that contradict themselves (issue 22, item 6): two jobs writing
 # one folder however it is spelt (out/a, ./out/a/, the absolute path) are
-# refused, exit 2 naming both jobs; so is an option key getopt would take
+# refused, exit 2 naming both jobs, and so is one inside another's; so is an option key getopt would take
 # as an abbreviation of an option the batch sets ("outp": --output); a job
 # with 2,500 animations is a limit error naming the field (exit 3), not
 # "out of memory" (exit 70).  An
@@ -20,6 +20,20 @@ expect_rc 2
 expect_err '^bonebake: dup.json: jobs\[2\]\.output: jobs "one" and "three" both write'
 expect_absent "$T/out"
 expect_absent "$T/other"
+# a job writing inside another's output (a sheet into a render's
+# animation folder): whether its files survive the render's commit would
+# depend on --jobs; refused, naming both, nothing run
+cat >"$T/nest.json" <<EOF2
+{ "jobs": [
+  { "name": "frames", "command": "render", "input": "s.json", "output": "o4" },
+  { "name": "ok", "command": "render", "input": "s.json", "output": "o4x" },
+  { "name": "walk-sheet", "command": "sheet", "input": "s.json", "output": "o4/./walk/" } ] }
+EOF2
+run "$BONEBAKE" batch "$T/nest.json"
+expect_rc 2
+expect_err '^bonebake: nest.json: jobs\[2\]\.output: job "walk-sheet" writes .*/o4/\./walk/, inside job "frames"'"'"'s .*/o4$'
+expect_absent "$T/o4"
+expect_absent "$T/o4x"
 for key in outp ou o progr dep he; do
 	printf '{ "jobs": [ { "command": "render", "input": "s.json", "output": "x",
 	  "options": { "%s": "elsewhere" } } ] }\n' "$key" >"$T/abbr.json"
