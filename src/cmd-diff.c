@@ -509,6 +509,15 @@ int cmd_diff(int argc, char **argv)
 	cfg.out_write = cfg.out_dir ? out_od.stage : NULL;
 	cfg.html_write = cfg.html ? html_od.stage : NULL;
 	diff_execute(&run, &cfg);
+	if (cli_interrupted) {
+		/* SIGINT/SIGTERM: no report, no folder; main says 130/143 */
+		if (cfg.out_dir)
+			outdir_abort(&out_od);
+		if (cfg.html)
+			outdir_abort(&html_od);
+		diff_run_free(&run);
+		return 128 + cli_interrupted;
+	}
 	if (!cfg.quiet && !to_stdout(cfg.json) && !to_stdout(cfg.junit) &&
 	    !to_stdout(cfg.markdown))
 		print_results(&run, &cfg);
@@ -524,6 +533,8 @@ int cmd_diff(int argc, char **argv)
 	if (cfg.html && diff_write_html(&run, &cfg) != 0)
 		run.report_failed = 1;
 	/* everything written: move the folders into place; else leave none */
+	if (cli_interrupted)
+		run.report_failed = 1;
 	if (cfg.out_dir && run.report_failed)
 		outdir_abort(&out_od);
 	else if (cfg.out_dir && outdir_commit(&out_od) != 0)

@@ -478,7 +478,7 @@ int diff_html_fill(struct diff_run *run, const struct diff_config *cfg)
 	size_t i;
 	int rc = 0;
 
-	for (i = 0; i < run->n; i++) {
+	for (i = 0; i < run->n && !cli_interrupted; i++) {
 		struct diff_pair *p = &run->pairs[i];
 
 		if (p->html_images || p->anim < 0 || p->status == DS_ERROR ||
@@ -544,9 +544,12 @@ static int run_pair(const struct diff_run *run, const struct diff_config *cfg,
 static void compare_one(void *arg, size_t i, int worker)
 {
 	struct pool *pool = arg;
-	int rc = run_pair(pool->run, pool->cfg, &pool->run->pairs[i]);
+	int rc;
 
 	(void)worker;
+	if (cli_interrupted)
+		return;   /* stopping: the command leaves no output */
+	rc = run_pair(pool->run, pool->cfg, &pool->run->pairs[i]);
 	pthread_mutex_lock(&pool->lock);
 	if (rc != 0)
 		pool->run->report_failed = 1;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Interrupted runs never leave a mix (issue: hostile input and interrupted
 # runs).  With an earlier good output present:
-#  - SIGINT / SIGTERM / SIGHUP mid-render: exit 130 / 143 / 129, the staging folder gone,
+#  - SIGINT / SIGTERM / SIGHUP mid-render (and mid-diff --html): exit 130 / 143 / 129, the staging folder gone,
 #    the old output byte-identical;
 #  - SIGKILL mid-render: the staging folder stays until the next run, which
 #    removes it (and diff never counts it);
@@ -155,4 +155,28 @@ expect_rc 0
 rm "$T/mixed/notes.txt"
 same "$T/s-new" "$T/mixed" || fail "sheet beside other files: $(ls "$T/mixed")"
 [ "$(stages "$T")" -eq 0 ] || fail "staging folders left beside the sheets"
+
+# diff --html and gallery stop at SIGINT / SIGTERM too: no report or site
+# is committed (they ran to the end, committed everything, then said 130)
+"$BONEBAKE" render "$H" -o "$T/dA" --all --scale 3 --fps 60 --quiet || fail "render dA"
+"$BONEBAKE" render "$H" -o "$T/dB" --all --scale 3 --fps 60 --bg white --quiet ||
+	fail "render dB"
+for sig in INT TERM; do
+	"$BONEBAKE" diff "$T/dA" "$T/dB" --html "$T/report" --jobs 1 --quiet \
+		>/dev/null 2>"$T/err" &
+	pid=$!
+	n=0
+	until [ -n "$(find "$T/report" -path '*/.bonebake-stage-*' -name '*.png' 2>/dev/null | head -1)" ]; do
+		n=$((n + 1)); [ $n -lt 400 ] || fail "diff --html staged nothing in 20 s"
+		sleep 0.05
+	done
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	want=130; [ $sig = TERM ] && want=143
+	[ $rc -eq $want ] || fail "diff SIG$sig: exit $rc, expected $want; $(cat "$T/err")"
+	last="diff --html, SIG$sig"
+	expect_absent "$T/report"
+	checks=$((checks + 1))
+done
 pass
