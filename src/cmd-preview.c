@@ -108,7 +108,7 @@ static int job_path(struct run *r, int i, char *path, size_t size,
 		for (k = 0; k < i; k++)
 			seen |= r->jobs[k].plan.armature == j->plan.armature;
 		if (!seen) {
-			int rc = outdir_mkdir(&r->od, arm);
+			int rc = outdir_mkdir_shared(&r->od, arm);
 
 			if (rc)
 				return rc;

@@ -307,7 +307,7 @@ int cmd_render(int argc, char **argv)
 				seen |= strncmp(jobs[k].dir, arm, strlen(arm)) == 0 &&
 				        jobs[k].dir[strlen(arm)] == '/';
 			if (!seen)
-				rc = outdir_mkdir(&od, arm);
+				rc = outdir_mkdir_shared(&od, arm);
 		}
 		if (rc == 0)
 			rc = outdir_mkdir(&od, jobs[i].dir);

@@ -20,6 +20,8 @@
 
 static const char STAGE[] = ".bonebake-stage-";
 static const char LOCK[] = ".lock";
+/* in a staged folder made by outdir_mkdir_shared: merged, not replaced */
+static const char SHARED[] = ".bonebake-shared";
 /* A staging folder without a lock file is a killed run's only when it is
  * older than this (a new one gets its lock right after it is made). */
 static const time_t UNLOCKED_GRACE = 60;
@@ -320,6 +322,23 @@ int outdir_mkdir(const outdir *d, const char *rel)
 	return 0;
 }
 
+int outdir_mkdir_shared(const outdir *d, const char *rel)
+{
+	char p[OUTDIR_PATH_MAX];
+	int rc = outdir_mkdir(d, rel), fd;
+
+	if (rc)
+		return rc;
+	if (snprintf(p, sizeof p, "%s/%s/%s", d->stage, rel, SHARED) >= (int)sizeof p ||
+	    (fd = open(p, O_WRONLY | O_CREAT | O_CLOEXEC, 0644)) < 0) {
+		fprintf(stderr, "bonebake: %s/%s: cannot create folder: %s\n", d->dest,
+		        rel, strerror(errno));
+		return EXIT_IO;
+	}
+	close(fd);
+	return 0;
+}
+
 /* Puts `from` at `to` in one step: an exchange when `to` exists (from then
  * holds the old entry, for the caller to remove), else a rename.  Where
  * the file system cannot exchange, the old entry is first moved to
@@ -353,10 +372,11 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The staging folder's entries (without its lock), sorted; NULL-ended. */
-static char **stage_entries(const outdir *d)
+/* A staged folder's entries (without the lock and the shared mark),
+ * sorted; NULL-ended. */
+static char **stage_entries(const char *path)
 {
-	DIR *dir = opendir(d->stage);
+	DIR *dir = opendir(path);
 	struct dirent *e;
 	char **v = NULL, **nv;
 	size_t n = 0;
@@ -365,7 +385,7 @@ static char **stage_entries(const outdir *d)
 		return NULL;
 	while ((e = readdir(dir)) != NULL) {
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
-		    strcmp(e->d_name, LOCK) == 0)
+		    strcmp(e->d_name, LOCK) == 0 || strcmp(e->d_name, SHARED) == 0)
 			continue;
 		if (!(nv = realloc(v, (n + 2) * sizeof *v)) || !(nv[n] = strdup(e->d_name))) {
 			free(nv ? nv : v);
@@ -392,24 +412,45 @@ static void free_entries(char **v)
 	free(v);
 }
 
-/* Entries mode, and set mode inside a shared folder. */
-static int commit_entries(outdir *d)
+/* Whether the staged folder `from` was made by outdir_mkdir_shared (the
+ * mark is removed: it is not to land in the output). */
+static int take_shared(const char *from)
 {
-	char **names = stage_entries(d);
+	char mark[OUTDIR_PATH_MAX];
+	struct stat st;
+
+	if (snprintf(mark, sizeof mark, "%s/%s", from, SHARED) >= (int)sizeof mark ||
+	    lstat(mark, &st) != 0)
+		return 0;
+	unlink(mark);
+	return 1;
+}
+
+/* Moves the entries of staged folder `stage` into `dest` one by one; a
+ * shared folder that `dest` has already gets its entries the same way
+ * (an armature's other animations stay), else it moves whole. */
+static int commit_level(const char *stage, const char *dest, char ***top)
+{
+	char **names = stage_entries(stage);
 	size_t i;
 	int rc = 0;
 
 	if (!names) {
-		fprintf(stderr, "bonebake: %s: %s\n", d->dest, strerror(errno));
+		fprintf(stderr, "bonebake: %s: %s\n", dest, strerror(errno));
 		return EXIT_IO;
 	}
 	for (i = 0; names[i] && rc == 0; i++) {
 		char from[OUTDIR_PATH_MAX], to[OUTDIR_PATH_MAX], aside[OUTDIR_PATH_MAX];
+		struct stat st;
 		int exchanged;
 
-		snprintf(from, sizeof from, "%s/%s", d->stage, names[i]);
-		snprintf(to, sizeof to, "%s/%s", d->dest, names[i]);
-		snprintf(aside, sizeof aside, "%s/.old-%s", d->stage, names[i]);
+		snprintf(from, sizeof from, "%s/%s", stage, names[i]);
+		snprintf(to, sizeof to, "%s/%s", dest, names[i]);
+		snprintf(aside, sizeof aside, "%s/.old-%s", stage, names[i]);
+		if (take_shared(from) && lstat(to, &st) == 0 && S_ISDIR(st.st_mode)) {
+			rc = commit_level(from, to, NULL);
+			continue;
+		}
 		if (replace(from, to, aside, &exchanged) != 0) {
 			fprintf(stderr, "bonebake: %s: cannot replace: %s\n", to,
 			        strerror(errno));
@@ -418,6 +459,19 @@ static int commit_entries(outdir *d)
 			remove_tree(from);
 		}
 	}
+	if (top)
+		*top = names;
+	else
+		free_entries(names);
+	return rc;
+}
+
+/* Entries mode, and set mode inside a shared folder. */
+static int commit_entries(outdir *d)
+{
+	char **names = NULL;
+	int rc = commit_level(d->stage, d->dest, &names);
+
 	if (rc == 0 && d->nsets > 0) {
 		/* the old sheet's files the new one does not have */
 		DIR *dir = opendir(d->dest);

@@ -50,6 +50,11 @@ int outdir_open_sets(outdir *d, const char *dest, const char *const *sets,
 int outdir_path(const outdir *d, const char *rel, char *buf, size_t size);
 /* Creates a sub-folder of the staging folder. Returns an exit code. */
 int outdir_mkdir(const outdir *d, const char *rel);
+/* The same for a folder that holds outputs of their own (an armature's
+ * animation folders or previews): where the destination has it already,
+ * the commit puts its entries in one by one and keeps the others (an
+ * earlier run's other animations), rather than replacing it whole. */
+int outdir_mkdir_shared(const outdir *d, const char *rel);
 /* Moves the staged output into place as described above and removes the
  * staging folder.  Returns an exit code. */
 int outdir_commit(outdir *d);

@@ -174,4 +174,27 @@ run "$BONEBAKE" render "$H" --anim walk -o "$T/empty/r" --preview webp --contact
 expect_rc 4
 checks=$((checks + 1))
 [ -z "$(ls -A "$T/empty")" ] || fail "left behind: $(ls -A "$T/empty")"
+# previews into a folder that has the armature's other previews: the one
+# asked for is replaced, the others stay (the armature folder was swapped
+# whole, deleting them); render --all's armature folders likewise
+run "$BONEBAKE" preview "$H" --all -o "$T/pv" --quiet
+expect_rc 0
+before=$(ls "$T/pv/humanoid" | wc -l)
+cp "$T/pv/humanoid/walk.webp" "$T/walk-before.webp"
+run "$BONEBAKE" preview "$H" --anim walk -o "$T/pv" --bg white --quiet
+expect_rc 0
+checks=$((checks + 3))
+[ "$(ls "$T/pv/humanoid" | wc -l)" -eq "$before" ] ||
+	fail "other previews went: $(ls "$T/pv/humanoid")"
+! cmp -s "$T/walk-before.webp" "$T/pv/humanoid/walk.webp" || fail "walk.webp not replaced"
+[ -z "$(find "$T/pv" -name '.bonebake-*')" ] || fail "bookkeeping left: $(find "$T/pv")"
+R="$SAMPLES/dragonbones/rig_ske.json"
+run "$BONEBAKE" render "$R" --all -o "$T/ra" --quiet
+expect_rc 0
+rm -r "$T/ra/orb/spin"
+run "$BONEBAKE" render "$R" --all -o "$T/ra" --quiet
+expect_rc 0
+checks=$((checks + 2))
+[ -d "$T/ra/orb/spin" ] && [ -d "$T/ra/robot/wave" ] || fail "render --all: $(find "$T/ra" -maxdepth 2)"
+[ -z "$(find "$T/ra" -name '.bonebake-*')" ] || fail "bookkeeping left: $(find "$T/ra" -name '.bonebake-*')"
 pass
