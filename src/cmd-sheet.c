@@ -191,6 +191,52 @@ static int describe(struct sheet_run *r)
 /* The previews and contact sheets of every job, from the kept frames,
  * under staged names in `dest` (which holds the sheet by now): renamed
  * into place together, or none of them.  Returns an exit code. */
+/* Job j's preview path in dest and contact sheet path (cpath[0] = 0
+ * when not asked); 0 when a path is too long (said). */
+static int extras_paths(const struct sheet_run *run, int j, const anim_opts *ao,
+                        const char *dest, char *final, char *cpath)
+{
+	const fig_job *jb = &run->jobs[j];
+
+	final[0] = cpath[0] = '\0';
+	if (ao->has_format &&
+	    snprintf(final, PATH_MAX, "%s/%s.%s", dest, jb->dir,
+	             bb_anim_format_extension(ao->format)) >= PATH_MAX) {
+		fprintf(stderr, "bonebake: %s: path too long\n", dest);
+		return 0;
+	}
+	if (ao->contact && !contact_path(ao->contact, jb, run->njobs, cpath, PATH_MAX)) {
+		fprintf(stderr, "bonebake: %s: path too long\n", ao->contact);
+		return 0;
+	}
+	return 1;
+}
+
+/* Before the sheet is committed: a preview or contact sheet whose path
+ * is a folder could not be renamed in afterwards, leaving the new sheet
+ * beside the old previews. */
+static int extras_precheck(const struct sheet_run *run, const anim_opts *ao,
+                           const char *dest)
+{
+	int j;
+
+	for (j = 0; j < run->njobs; j++) {
+		char final[PATH_MAX], cpath[PATH_MAX];
+		const char *p[2] = { final, cpath };
+		struct stat st;
+		int k;
+
+		if (!extras_paths(run, j, ao, dest, final, cpath))
+			return EXIT_IO;
+		for (k = 0; k < 2; k++)
+			if (p[k][0] && stat(p[k], &st) == 0 && S_ISDIR(st.st_mode)) {
+				fprintf(stderr, "bonebake: %s: is a folder\n", p[k]);
+				return EXIT_IO;
+			}
+	}
+	return 0;
+}
+
 static int write_extras(struct sheet_run *run, const anim_opts *ao,
                         const char *dest, int quiet)
 {
@@ -204,13 +250,11 @@ static int write_extras(struct sheet_run *run, const anim_opts *ao,
 		anim_job x;
 		long i;
 
+		if (!extras_paths(run, j, ao, dest, final, cpath)) {
+			rc = EXIT_IO;
+			break;
+		}
 		if (ao->has_format) {
-			if (snprintf(final, sizeof final, "%s/%s.%s", dest, jb->dir,
-			             bb_anim_format_extension(ao->format)) >= (int)sizeof final) {
-				fprintf(stderr, "bonebake: %s: path too long\n", dest);
-				rc = EXIT_IO;
-				break;
-			}
 			if (slash) {   /* the armature's folder */
 				char arm[PATH_MAX];
 
@@ -226,15 +270,8 @@ static int write_extras(struct sheet_run *run, const anim_opts *ao,
 			if ((rc = pending_add(&pend, final, &staged)) != 0)
 				break;
 		}
-		if (ao->contact) {
-			if (!contact_path(ao->contact, jb, run->njobs, cpath, sizeof cpath)) {
-				fprintf(stderr, "bonebake: %s: path too long\n", ao->contact);
-				rc = EXIT_IO;
-				break;
-			}
-			if ((rc = pending_add(&pend, cpath, &cstaged)) != 0)
-				break;
-		}
+		if (ao->contact && (rc = pending_add(&pend, cpath, &cstaged)) != 0)
+			break;
 		if ((rc = anim_job_begin(&x, jb, ao, staged, final, cstaged, cpath)) != 0)
 			break;
 		do {
@@ -486,6 +523,8 @@ int cmd_sheet(int argc, char **argv)
 		if (rc == 0 && bb_sheet_encode(sheet[v], &wo, &files[v], &err) != BB_OK)
 			rc = cli_fail(&err);
 	}
+	if (rc == 0 && (ao.has_format || ao.contact))
+		rc = extras_precheck(&run[extras], &ao, outpath);
 	if (rc == 0)
 		rc = pack_write_sets((const bb_sheet *const *)sheet, files, names, nvar,
 		                     outpath, fo.quiet);

@@ -197,4 +197,24 @@ expect_rc 0
 checks=$((checks + 2))
 [ -d "$T/ra/orb/spin" ] && [ -d "$T/ra/robot/wave" ] || fail "render --all: $(find "$T/ra" -maxdepth 2)"
 [ -z "$(find "$T/ra" -name '.bonebake-*')" ] || fail "bookkeeping left: $(find "$T/ra" -name '.bonebake-*')"
+# a contact sheet or preview whose path is a folder: refused before the
+# frames or the sheet are committed (they were replaced, then the rename
+# of the extra failed: exit 4 with the main output already new)
+run "$BONEBAKE" render "$H" --anim walk -o "$T/cr" --quiet
+cp -r "$T/cr" "$T/cr-before"
+mkdir -p "$T/cs.png/x"
+run "$BONEBAKE" render "$H" --anim walk --scale 2 -o "$T/cr" --contact-sheet "$T/cs.png" --quiet
+expect_rc 4
+expect_err "cs.png: is a folder"
+checks=$((checks + 1))
+diff -r "$T/cr-before" "$T/cr" >/dev/null || fail "render's frames were replaced"
+run "$BONEBAKE" sheet "$H" --anim idle -o "$T/sp" --quiet
+cp -r "$T/sp" "$T/sp-before"
+mkdir "$T/sp/idle.webp"
+run "$BONEBAKE" sheet "$H" --anim idle --scale 2 -o "$T/sp" --preview webp --quiet
+expect_rc 4
+expect_err "idle.webp: is a folder"
+rmdir "$T/sp/idle.webp"
+checks=$((checks + 1))
+diff -r "$T/sp-before" "$T/sp" >/dev/null || fail "the sheet was replaced"
 pass
