@@ -226,11 +226,16 @@ static int start_child(struct batch_run *r, int job, struct child *c)
 	c->fd = -1;
 	snprintf(c->deps, sizeof c->deps, "%s/bonebake-deps-XXXXXX",
 	         tmp && tmp[0] && strlen(tmp) < 4096 ? tmp : "/tmp");
-	if ((dfd = mkstemp(c->deps)) < 0)
+	if ((dfd = mkstemp(c->deps)) < 0) {
+		fprintf(stderr, "bonebake batch: %s: cannot start: %s: %s\n",
+		        cli_text(j->name), c->deps, strerror(errno));
 		return EXIT_IO;
+	}
 	close(dfd);
 	argv = calloc((size_t)j->nargs + 16, sizeof *argv);
 	if (!argv || pipe(p) != 0) {
+		fprintf(stderr, "bonebake batch: %s: cannot start: %s\n",
+		        cli_text(j->name), argv ? strerror(errno) : "out of memory");
 		free(argv);
 		unlink(c->deps);
 		return EXIT_INTERNAL;

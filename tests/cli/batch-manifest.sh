@@ -70,4 +70,9 @@ expect_err 'unknown animation "a0"'
 run "$BONEBAKE" batch "$T/toomany.json"
 expect_rc 3
 expect_err '^bonebake: toomany.json: jobs\[0\]\.animations: 2501 animations exceed the limit of 256 for one job'
+# a job that cannot even start (its temporary file cannot be made) says why
+printf '{ "jobs": [ { "name": "one", "command": "render", "input": "s.json", "output": "o1" } ] }\n' >"$T/one.json"
+run env TMPDIR="$T/nonexistent" "$BONEBAKE" batch "$T/one.json"
+expect_rc 4
+expect_err 'one: cannot start: .*nonexistent/bonebake-deps-[^:]+: No such file or directory'
 pass
