@@ -168,6 +168,8 @@ static int parse_option(struct diff_config *cfg, int c, const char *arg,
 
 	switch (c) {
 	case 'o':
+		if (!arg[0])
+			return cli_usage_error("diff", "-o wants a file or folder, not ''");
 		*output = arg;
 		return 0;
 	case 't':
@@ -253,6 +255,8 @@ static int parse_option(struct diff_config *cfg, int c, const char *arg,
 			                       "(millions), 1..1024M, not '%s'", arg);
 		return 0;
 	case OPT_HTML:
+		if (!arg[0])
+			return cli_usage_error("diff", "--html wants a folder, not ''");
 		cfg->html = arg;
 		return 0;
 	case OPT_MARKDOWN:

@@ -665,7 +665,7 @@ int cmd_pack(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return cli_usage_error("pack", "expected folders or PNG files to pack");
-	if (!outpath)
+	if (!outpath || !outpath[0])
 		return cli_usage_error("pack", "missing -o OUTDIR");
 	if ((rc = pack_finish(&po, "pack")) != 0)
 		return rc;

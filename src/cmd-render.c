@@ -283,7 +283,7 @@ int cmd_render(int argc, char **argv)
 	}
 	if (optind + 1 != argc)
 		return cli_usage_error("render", "expected one input FILE");
-	if (!outpath)
+	if (!outpath || !outpath[0])
 		return cli_usage_error("render", "missing -o DIR");
 	if ((rc = anim_check(&ao, "render")) != 0)
 		return rc;

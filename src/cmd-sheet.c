@@ -468,7 +468,7 @@ int cmd_sheet(int argc, char **argv)
 	}
 	if (optind + 1 != argc)
 		return cli_usage_error("sheet", "expected one input FILE");
-	if (!outpath)
+	if (!outpath || !outpath[0])
 		return cli_usage_error("sheet", "missing -o DIR");
 	/* one origin per armature unless the canvas was chosen */
 	if (!fo.canvas_set && !fo.has_size)

@@ -41,6 +41,18 @@ static void usage(FILE *f)
 	           "(nothing half-written is left).\n");
 }
 
+/* What went to stdout must have arrived (a full disk, a closed pipe):
+ * never exit 0 on a truncated output. */
+static int stdout_done(int rc)
+{
+	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+		fprintf(stderr, "bonebake: standard output: write error: %s\n",
+		        strerror(errno ? errno : EIO));
+		return rc ? rc : EXIT_IO;
+	}
+	return rc;
+}
+
 int cli_command(int argc, char **argv)
 {
 	size_t i;
@@ -56,14 +68,7 @@ int cli_command(int argc, char **argv)
 			/* an interrupted run removed its staging folder: say so */
 			if (cli_interrupted)
 				return 128 + cli_interrupted;
-			/* what went to stdout must have arrived (a full disk, a
-			 * closed pipe): never exit 0 on a truncated output */
-			if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
-				fprintf(stderr, "bonebake: standard output: write error: %s\n",
-				        strerror(errno ? errno : EIO));
-				return rc ? rc : EXIT_IO;
-			}
-			return rc;
+			return stdout_done(rc);
 		}
 	fprintf(stderr, "bonebake: unknown command '%s'\n", argv[1]);
 	usage(stderr);
@@ -79,11 +84,11 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
 		usage(stdout);
-		return EXIT_OK;
+		return stdout_done(EXIT_OK);
 	}
 	if (strcmp(argv[1], "--version") == 0) {
 		printf("bonebake %s\n", PACKAGE_VERSION);
-		return EXIT_OK;
+		return stdout_done(EXIT_OK);
 	}
 	return cli_command(argc, argv);
 }

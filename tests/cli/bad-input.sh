@@ -66,6 +66,18 @@ expect_rc 2
 run "$BONEBAKE" render "$H"
 expect_rc 2
 expect_err 'missing -o DIR'
+# an empty -o is a missing one, for every command (render and sheet said
+# "bad folder name", exit 4, after loading)
+for cmd in render sheet preview; do
+	run "$BONEBAKE" $cmd "$H" --anim walk -o ''
+	expect_rc 2
+	expect_err "^bonebake $cmd: missing -o"
+done
+run "$BONEBAKE" pack "$T" -o ''
+expect_rc 2
+run "$BONEBAKE" diff "$T" "$T" --html ''
+expect_rc 2
+expect_err "^bonebake diff: --html wants a folder"
 run "$BONEBAKE" frobnicate
 expect_rc 2
 

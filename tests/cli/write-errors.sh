@@ -24,6 +24,8 @@ full() {  # EXPECTED-STDERR-REGEX COMMAND...
 	expect_err "$re"
 }
 full 'standard output: write error: No space left' "$BONEBAKE" info "$H"
+full 'standard output: write error' "$BONEBAKE" --help
+full 'standard output: write error' "$BONEBAKE" --version
 full 'standard output: write error' "$BONEBAKE" info "$H" --json
 full 'standard output: write error' "$BONEBAKE" pose "$H" --anim walk
 full 'standard output: write error' "$BONEBAKE" render "$H" -o "$T/r" --anim walk
