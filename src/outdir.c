@@ -340,19 +340,21 @@ int outdir_mkdir_shared(const outdir *d, const char *rel)
 }
 
 /* Puts `from` at `to` in one step: an exchange when `to` exists (from then
- * holds the old entry, for the caller to remove), else a rename.  Where
- * the file system cannot exchange, the old entry is first moved to
- * `aside`. */
+ * holds the old entry: *how 1), else a rename (*how 0).  Where the file
+ * system cannot exchange, the old entry is first moved to `aside`, and
+ * stays there (*how 2). */
+enum { MOVED = 0, EXCHANGED = 1, ASIDE = 2 };
+
 static int replace(const char *from, const char *to, const char *aside,
-                   int *exchanged)
+                   int *how)
 {
 	struct stat st;
 
-	*exchanged = 0;
+	*how = MOVED;
 	if (lstat(to, &st) != 0)
 		return rename(from, to);
 	if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_EXCHANGE) == 0) {
-		*exchanged = 1;
+		*how = EXCHANGED;
 		return 0;
 	}
 	if (errno != EINVAL && errno != ENOSYS && errno != EXDEV)
@@ -363,8 +365,70 @@ static int replace(const char *from, const char *to, const char *aside,
 		rename(aside, to);
 		return -1;
 	}
-	remove_tree(aside);
+	*how = ASIDE;
 	return 0;
+}
+
+/* The entries a commit has put in place so far, to put back if a later
+ * one fails (a failed run leaves DIR as it was), or to clear the old
+ * ones out of the stage once all are in. */
+struct done {
+	char from[OUTDIR_PATH_MAX], to[OUTDIR_PATH_MAX], aside[OUTDIR_PATH_MAX];
+	int how;
+};
+
+struct undo {
+	struct done *v;
+	size_t n, cap;
+	int nomem;
+};
+
+static void undo_push(struct undo *u, const char *from, const char *to,
+                      const char *aside, int how)
+{
+	struct done *d;
+
+	if (u->n == u->cap) {
+		size_t cap = u->cap ? 2 * u->cap : 16;
+		struct done *v = realloc(u->v, cap * sizeof *v);
+
+		if (!v) {
+			u->nomem = 1;   /* cannot be put back: the old ones stay */
+			return;
+		}
+		u->v = v;
+		u->cap = cap;
+	}
+	d = &u->v[u->n++];
+	snprintf(d->from, sizeof d->from, "%s", from);
+	snprintf(d->to, sizeof d->to, "%s", to);
+	snprintf(d->aside, sizeof d->aside, "%s", aside);
+	d->how = how;
+}
+
+/* All in: the old entries go.  Else each is put back, last first. */
+static void undo_finish(struct undo *u, int ok)
+{
+	size_t i;
+
+	for (i = u->n; i-- > 0;) {
+		const struct done *d = &u->v[i];
+
+		if (ok) {
+			if (d->how == EXCHANGED)
+				remove_tree(d->from);
+			else if (d->how == ASIDE)
+				remove_tree(d->aside);
+		} else if (d->how == EXCHANGED) {
+			renameat2(AT_FDCWD, d->from, AT_FDCWD, d->to, RENAME_EXCHANGE);
+		} else {
+			rename(d->to, d->from);
+			if (d->how == ASIDE)
+				rename(d->aside, d->to);
+		}
+	}
+	free(u->v);
+	memset(u, 0, sizeof *u);
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -428,8 +492,10 @@ static int take_shared(const char *from)
 
 /* Moves the entries of staged folder `stage` into `dest` one by one; a
  * shared folder that `dest` has already gets its entries the same way
- * (an armature's other animations stay), else it moves whole. */
-static int commit_level(const char *stage, const char *dest, char ***top)
+ * (an armature's other animations stay), else it moves whole.  Each move
+ * is recorded in u. */
+static int commit_level(const char *stage, const char *dest, struct undo *u,
+                        char ***top)
 {
 	char **names = stage_entries(stage);
 	size_t i;
@@ -442,21 +508,21 @@ static int commit_level(const char *stage, const char *dest, char ***top)
 	for (i = 0; names[i] && rc == 0; i++) {
 		char from[OUTDIR_PATH_MAX], to[OUTDIR_PATH_MAX], aside[OUTDIR_PATH_MAX];
 		struct stat st;
-		int exchanged;
+		int how;
 
 		snprintf(from, sizeof from, "%s/%s", stage, names[i]);
 		snprintf(to, sizeof to, "%s/%s", dest, names[i]);
 		snprintf(aside, sizeof aside, "%s/.old-%s", stage, names[i]);
 		if (take_shared(from) && lstat(to, &st) == 0 && S_ISDIR(st.st_mode)) {
-			rc = commit_level(from, to, NULL);
+			rc = commit_level(from, to, u, NULL);
 			continue;
 		}
-		if (replace(from, to, aside, &exchanged) != 0) {
+		if (replace(from, to, aside, &how) != 0) {
 			fprintf(stderr, "bonebake: %s: cannot replace: %s\n", to,
 			        strerror(errno));
 			rc = EXIT_IO;
-		} else if (exchanged) {
-			remove_tree(from);
+		} else {
+			undo_push(u, from, to, aside, how);
 		}
 	}
 	if (top)
@@ -470,7 +536,11 @@ static int commit_level(const char *stage, const char *dest, char ***top)
 static int commit_entries(outdir *d)
 {
 	char **names = NULL;
-	int rc = commit_level(d->stage, d->dest, &names);
+	struct undo u = { 0 };
+	int rc = commit_level(d->stage, d->dest, &u, &names);
+
+	/* all or nothing: a failure puts back what was moved */
+	undo_finish(&u, rc == 0);
 
 	if (rc == 0 && d->nsets > 0) {
 		/* the old sheet's files the new one does not have */
@@ -498,7 +568,7 @@ static int commit_entries(outdir *d)
 
 int outdir_commit(outdir *d)
 {
-	int rc = 0, exchanged = 0;
+	int rc = 0, how = MOVED;
 
 	if (d->whole) {
 		char aside[sizeof d->stage + 8];
@@ -511,12 +581,14 @@ int outdir_commit(outdir *d)
 			snprintf(lock, sizeof lock, "%s/%s", d->stage, LOCK);
 			unlink(lock);
 		}
-		if (replace(d->stage, d->dest, aside, &exchanged) != 0) {
+		if (replace(d->stage, d->dest, aside, &how) != 0) {
 			fprintf(stderr, "bonebake: %s: cannot replace: %s\n", d->dest,
 			        strerror(errno));
 			rc = EXIT_IO;
-		} else if (!exchanged) {
+		} else if (how != EXCHANGED) {
 			d->stage[0] = '\0';   /* renamed into place: nothing to remove */
+			if (how == ASIDE)
+				remove_tree(aside);
 		}
 	} else {
 		rc = commit_entries(d);

@@ -98,7 +98,22 @@ while :; do
 	k=$((k + 1))
 	[ $k -lt 50 ] || fail "more renames than expected"
 done
+
 [ $k -gt 2 ] || fail "the commit made only $((k - 1)) renames"
+
+# a rename that fails (a folder the user may not replace) after others
+# went in: they are put back, DIR is as it was, exit 4
+for nth in 1 2; do
+	rm -rf "$T/out"; cp -r "$T/old" "$T/out"
+	BB_FAULT_FAIL_AT=$nth LD_PRELOAD="$hook" "$BONEBAKE" render "$H" -o "$T/out" \
+		--anim walk --anim idle --bg white --quiet 2>"$T/err"
+	rc=$?
+	[ $rc -eq 4 ] || fail "rename $nth failing: exit $rc, expected 4; $(cat "$T/err")"
+	grep -q 'cannot replace: Permission denied' "$T/err" || fail "no reason: $(cat "$T/err")"
+	same "$T/old" "$T/out" || fail "rename $nth failing: DIR is not as it was"
+	[ "$(stages "$T/out")" -eq 0 ] || fail "rename $nth failing: a staging folder was left"
+	checks=$((checks + 3))
+done
 run "$BONEBAKE" render "$H" -o "$T/out" --anim walk --anim idle --bg white --quiet
 expect_rc 0
 same "$T/new" "$T/out" || fail "a clean run after the kills differs from the new output"

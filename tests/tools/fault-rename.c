@@ -2,10 +2,13 @@
  * (SIGKILL, as a power cut or an OOM kill would) at the Nth rename that
  * moves something into or out of place, before (BB_FAULT_KILL_AT=N) or
  * after (N followed by "a") that call, so a test can stop a run at every
- * step of its final move.  Renames within a staging folder (each file
+ * step of its final move; or makes the Nth such call fail with EACCES
+ * without doing anything (BB_FAULT_FAIL_AT=N), as a folder the user
+ * cannot replace would.  Renames within a staging folder (each file
  * written to a temporary name first) are not counted. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +30,13 @@ static int staged(const char *p)
 	return strstr(p, ".bonebake-stage-") != NULL;
 }
 
+static int fail_now(void)
+{
+	const char *s = getenv("BB_FAULT_FAIL_AT");
+
+	return s && calls == atoi(s);
+}
+
 static void maybe_die(int when_after)
 {
 	int after, n = at(&after);
@@ -42,6 +52,10 @@ int rename(const char *from, const char *to)
 	int rc, counted = !(staged(from) && staged(to));
 
 	calls += counted;
+	if (counted && fail_now()) {
+		errno = EACCES;
+		return -1;
+	}
 	if (counted)
 		maybe_die(0);
 	rc = real(from, to);
@@ -59,6 +73,10 @@ int renameat2(int ofd, const char *from, int nfd, const char *to,
 	int rc, counted = !(staged(from) && staged(to));
 
 	calls += counted;
+	if (counted && fail_now()) {
+		errno = EACCES;
+		return -1;
+	}
 	if (counted)
 		maybe_die(0);
 	rc = real(ofd, from, nfd, to, flags);
