@@ -85,6 +85,8 @@ typedef struct job {
 	size_t n_anims, cap_anims;
 	dir_meta *metas;
 	size_t n_metas, cap_metas;
+	struct stat out;          /* the output folder, when it exists */
+	int has_out;
 } job;
 
 /* Makes room for one more element in each of the parallel arrays
@@ -323,6 +325,9 @@ static int scan_dir(job *j, const char *dir, const char *rel, int depth)
 			continue;
 		if (stat(path, &st) != 0)
 			continue;
+		if (S_ISDIR(st.st_mode) && j->has_out && st.st_dev == j->out.st_dev &&
+		    st.st_ino == j->out.st_ino)
+			continue;   /* the output folder inside an input: not a frame */
 		if (S_ISDIR(st.st_mode) && depth < MAX_DEPTH) {
 			if (snprintf(sub, sizeof sub, "%s%s%s", rel, rel[0] ? "/" : "",
 			             ents[i]) >= (int)sizeof sub)
@@ -672,6 +677,7 @@ int cmd_pack(int argc, char **argv)
 	j.threads = cli_jobs(j.threads);
 	po.pack.threads = po.write.threads = j.threads;
 	t0 = now();
+	j.has_out = stat(outpath, &j.out) == 0 && S_ISDIR(j.out.st_mode);
 	for (i = optind; i < argc && rc == 0; i++)
 		rc = add_input(&j, argv[i]);
 	if (rc == 0 && j.n == 0) {

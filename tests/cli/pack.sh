@@ -163,4 +163,16 @@ run "$BONEBAKE" pack "$T/walk" -o "$T/w2"
 expect_rc 3
 expect_err 'frames\.json'
 expect_absent "$T/w2"
+# an output folder inside the folder packed is not an input the next time
+"$BONEBAKE" render "$SAMPLES/humanoid.json" --anim walk -o "$T/inside" --quiet ||
+	fail "render inside"
+run "$BONEBAKE" pack "$T/inside" -o "$T/inside/packed"
+expect_rc 0
+expect_out '^24 frames, '
+cp -r "$T/inside/packed" "$T/packed-first"
+run "$BONEBAKE" pack "$T/inside" -o "$T/inside/packed"
+expect_rc 0
+expect_out '^24 frames, '
+checks=$((checks + 1))
+diff -r "$T/packed-first" "$T/inside/packed" >/dev/null || fail "the second pack differs"
 pass
