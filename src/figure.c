@@ -60,7 +60,8 @@ const int fig_noptions = sizeof fig_options / sizeof fig_options[0];
 const char fig_help[] =
 	"Choosing what to render:\n"
 	"  --anim NAME          an animation (repeatable; default: all of them)\n"
-	"  --all                every animation of every armature\n"
+	"  --all                every animation of every armature (not with\n"
+	"                       --anim)\n"
 	"  --armature NAME      armature to render (default: the one with the most\n"
 	"                       bones that no other nests; `info` marks it)\n"
 	"  --direction front|back, --skin NAME\n"
@@ -535,6 +536,9 @@ int figure_load(figure *f, const fig_opts *o, const char *path, const char *cmd)
 
 	memset(f, 0, sizeof *f);
 	f->cmd = cmd;
+	if (o->all && o->nanims)   /* one would be ignored: say so */
+		return cli_usage_error(cmd, "--all takes every animation of every "
+		                       "armature; --anim picks some (with --armature)");
 	lo.atlas_path = o->atlas;
 	lo.placeholder = o->placeholder;
 	lo.model_path = o->model3d;

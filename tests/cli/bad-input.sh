@@ -78,6 +78,11 @@ expect_rc 2
 run "$BONEBAKE" diff "$T" "$T" --html ''
 expect_rc 2
 expect_err "^bonebake diff: --html wants a folder"
+# --all with --anim: one of them would be ignored (--anim was)
+run "$BONEBAKE" render "$H" --all --anim idle -o "$T/out"
+expect_rc 2
+expect_err "^bonebake render: --all takes every animation"
+expect_absent "$T/out"
 run "$BONEBAKE" frobnicate
 expect_rc 2
 
