@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <libdeflate.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,7 +78,8 @@ bb_status bb__apng_open(bb_anim_writer *w, bb_error *err)
 	if (!w->apng)
 		return bb_error_set(err, BB_ERR_NOMEM, w->path, NULL, "out of memory");
 	if (fwrite(sig, 1, 8, w->f) != 8)
-		return bb_error_set(err, BB_ERR_IO, w->path, NULL, "write failed");
+		return bb_error_set(err, BB_ERR_IO, w->path, NULL, "write failed: %s",
+		                    strerror(errno ? errno : EIO));
 	return BB_OK;
 }
 
@@ -172,7 +174,8 @@ static bb_status write_frame(bb_anim_writer *w, const bb_image *img,
 	}
 	free(data);
 	return ok ? BB_OK : bb_error_set(err, BB_ERR_IO, w->path, NULL,
-	                                 "write failed");
+	                                 "write failed: %s",
+	                                 strerror(errno ? errno : EIO));
 }
 
 bb_status bb__apng_add(bb_anim_writer *w, const bb_image *img, double start,
@@ -210,7 +213,8 @@ bb_status bb__apng_finish(bb_anim_writer *w, bb_error *err)
 	    fseek(w->f, p->actl_at, SEEK_SET) != 0 ||
 	    !put_actl(p, w->f, (uint32_t)w->frames, (uint32_t)w->o.loop_count) ||
 	    fseek(w->f, end, SEEK_SET) != 0)
-		return bb_error_set(err, BB_ERR_IO, w->path, NULL, "write failed");
+		return bb_error_set(err, BB_ERR_IO, w->path, NULL, "write failed: %s",
+		                    strerror(errno ? errno : EIO));
 	return BB_OK;
 }
 

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <gif_lib.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,17 +18,25 @@ struct bb__gif {
 	GifFileType *gif;
 	GifByteType *r, *g, *b, *q;   /* opaque pixels' channels, their indices */
 	GifPixelType *line;
+	int write_errno;              /* why the last short write was short */
 };
 
 static int gif_out(GifFileType *gif, const GifByteType *data, int len)
 {
 	bb_anim_writer *w = gif->UserData;
+	size_t n = fwrite(data, 1, (size_t)len, w->f);
 
-	return (int)fwrite(data, 1, (size_t)len, w->f);
+	if (n != (size_t)len && w->gif)
+		w->gif->write_errno = errno ? errno : EIO;
+	return (int)n;
 }
 
 static bb_status gif_error(bb_anim_writer *w, bb_error *err, int code)
 {
+	if ((code == E_GIF_ERR_WRITE_FAILED || code == E_GIF_ERR_DISK_IS_FULL) &&
+	    w->gif && w->gif->write_errno)
+		return bb_error_set(err, BB_ERR_IO, w->path, NULL, "write failed: %s",
+		                    strerror(w->gif->write_errno));
 	return bb_error_set(err, code == E_GIF_ERR_NOT_ENOUGH_MEM ? BB_ERR_NOMEM
 	                    : BB_ERR_IO, w->path, NULL, "GIF: %s",
 	                    GifErrorString(code));

@@ -4,6 +4,7 @@
  * frames always give the same bytes. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <webp/encode.h>
@@ -97,7 +98,8 @@ bb_status bb__webp_finish(bb_anim_writer *w, bb_error *err)
 		return bb_error_set(err, BB_ERR_NOMEM, w->path, NULL, "WebP: %s",
 		                    WebPAnimEncoderGetError(p->enc));
 	if (fwrite(data.bytes, 1, data.size, w->f) != data.size)
-		s = bb_error_set(err, BB_ERR_IO, w->path, NULL, "write failed");
+		s = bb_error_set(err, BB_ERR_IO, w->path, NULL, "write failed: %s",
+		                    strerror(errno ? errno : EIO));
 	WebPDataClear(&data);
 	return s;
 }

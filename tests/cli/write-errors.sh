@@ -120,4 +120,13 @@ for jobs in 1 2; do
 	checks=$((checks + 1))
 	[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || fail "not one line: $err"
 done
+# previews say why too (apng, webp: "write failed" alone)
+for fmt in apng webp gif; do
+	run sh -c 'ulimit -f 20; exec "$@"' sh "$BONEBAKE" preview "$H" --anim walk \
+		--scale 3 -o "$T/p.$fmt" --quiet
+	expect_rc 4
+	expect_err "p\.$fmt: .*File too large"
+	expect_absent "$T/p.$fmt"
+done
+[ -z "$(find "$T" -name '.p.*')" ] || fail "temporary files left: $(find "$T" -name '.p.*')"
 pass
