@@ -231,10 +231,12 @@ int cmd_preview(int argc, char **argv)
 	cli_progress_end(&r.progress);
 	if (rc == 0)
 		rc = figure_strict_check(&fo, "preview");
-	if (rc == 0 && r.folder)
+	if (rc == 0 && r.folder) {
 		rc = outdir_commit(&r.od);
-	else if (r.folder)
+	} else if (r.folder) {
+		pending_abort(&r.pend);   /* its temporaries may lie in OUT */
 		outdir_abort(&r.od);
+	}
 	if (rc == 0)
 		rc = pending_commit(&r.pend);
 	else

@@ -318,10 +318,14 @@ int cmd_render(int argc, char **argv)
 	pool_free(&pool);
 	if (rc == 0)
 		rc = figure_strict_check(&fo, "render");
-	if (rc == 0)
+	if (rc == 0) {
 		rc = outdir_commit(&od);
-	else
+	} else {
+		/* the extras' temporaries first: they may lie in DIR, which
+		 * is removed if this run made it */
+		pending_abort(&pend);
 		outdir_abort(&od);
+	}
 	if (rc == 0)
 		rc = pending_commit(&pend);
 	else

@@ -217,4 +217,10 @@ expect_err "idle.webp: is a folder"
 rmdir "$T/sp/idle.webp"
 checks=$((checks + 1))
 diff -r "$T/sp-before" "$T/sp" >/dev/null || fail "the sheet was replaced"
+# a failed run with its contact sheet inside the folder it made leaves
+# no folder (the sheet's temporary kept it, empty)
+run "$BONEBAKE" render "$H" --anim walk -o "$T/eo" --contact-sheet "$T/eo/cs.png" \
+	--size 10x10 --origin 0,0 --strict --quiet
+expect_rc 3
+expect_absent "$T/eo"
 pass
