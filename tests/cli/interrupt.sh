@@ -21,23 +21,31 @@ same() { diff -r -x '.bonebake-*' "$1" "$2" >/dev/null; }
 "$BONEBAKE" render "$H" -o "$T/old" --anim walk --anim idle --quiet || fail "first render"
 "$BONEBAKE" render "$H" -o "$T/new" --anim walk --anim idle --bg white --quiet || fail "second render"
 
-# a long render (about 1,500 frames on one thread) to interrupt
-slow="--all --scale 3 --fps 120 --jobs 1"
-for sig in INT TERM HUP; do
-	rm -rf "$T/out"; cp -r "$T/old" "$T/out"
-	# shellcheck disable=SC2086
-	"$BONEBAKE" render "$H" -o "$T/out" $slow --quiet 2>"$T/err" &
+# stopped SIG DIR CMD...: runs CMD in the background, sends SIG once a
+# PNG is staged in DIR, and checks the exit code is 128 + SIG's number
+stopped() {
+	sig=$1 dir=$2; shift 2
+	"$@" >/dev/null 2>"$T/err" &
 	pid=$!
 	n=0
-	until [ -n "$(find "$T/out" -path '*/.bonebake-stage-*' -name '*.png' 2>/dev/null | head -1)" ]; do
-		n=$((n + 1)); [ $n -lt 400 ] || fail "no frame staged after 20 s"
+	until [ -n "$(find "$dir" -path '*/.bonebake-stage-*' -name '*.png' 2>/dev/null | head -1)" ]; do
+		n=$((n + 1)); [ $n -lt 400 ] || fail "$1 $2: no frame staged after 20 s"
 		sleep 0.05
 	done
 	kill -$sig $pid
 	wait $pid
 	rc=$?
 	want=130; [ $sig = TERM ] && want=143; [ $sig = HUP ] && want=129
-	[ $rc -eq $want ] || fail "SIG$sig: exit $rc, expected $want; $(cat "$T/err")"
+	[ $rc -eq $want ] || fail "$1 $2, SIG$sig: exit $rc, expected $want; $(cat "$T/err")"
+	last="$1 $2, SIG$sig"
+}
+
+# a long render (about 1,500 frames on one thread) to interrupt
+slow="--all --scale 3 --fps 120 --jobs 1"
+for sig in INT TERM HUP; do
+	rm -rf "$T/out"; cp -r "$T/old" "$T/out"
+	# shellcheck disable=SC2086
+	stopped $sig "$T/out" "$BONEBAKE" render "$H" -o "$T/out" $slow --quiet
 	[ "$(stages "$T/out")" -eq 0 ] || fail "SIG$sig left a staging folder"
 	same "$T/old" "$T/out" || fail "SIG$sig changed the old output"
 	checks=$((checks + 3))
@@ -177,20 +185,8 @@ same "$T/s-new" "$T/mixed" || fail "sheet beside other files: $(ls "$T/mixed")"
 "$BONEBAKE" render "$H" -o "$T/dB" --all --scale 3 --fps 60 --bg white --quiet ||
 	fail "render dB"
 for sig in INT TERM; do
-	"$BONEBAKE" diff "$T/dA" "$T/dB" --html "$T/report" --jobs 1 --quiet \
-		>/dev/null 2>"$T/err" &
-	pid=$!
-	n=0
-	until [ -n "$(find "$T/report" -path '*/.bonebake-stage-*' -name '*.png' 2>/dev/null | head -1)" ]; do
-		n=$((n + 1)); [ $n -lt 400 ] || fail "diff --html staged nothing in 20 s"
-		sleep 0.05
-	done
-	kill -$sig $pid
-	wait $pid
-	rc=$?
-	want=130; [ $sig = TERM ] && want=143
-	[ $rc -eq $want ] || fail "diff SIG$sig: exit $rc, expected $want; $(cat "$T/err")"
-	last="diff --html, SIG$sig"
+	stopped $sig "$T/report" "$BONEBAKE" diff "$T/dA" "$T/dB" --html "$T/report" \
+		--jobs 1 --quiet
 	expect_absent "$T/report"
 	checks=$((checks + 1))
 done
