@@ -172,6 +172,28 @@ static int start(outdir *d, const char *dest)
 	return 0;
 }
 
+/* The folders this run made for dest (dest and the parents it lacked),
+ * deepest first, as long as they are empty. */
+static void remove_created(outdir *d)
+{
+	char p[sizeof d->made];
+	int k;
+
+	snprintf(p, sizeof p, "%s", d->made);
+	for (k = 0; k < d->created_dest; k++) {
+		char *slash;
+
+		if (rmdir(p) != 0)
+			break;
+		while ((slash = strrchr(p, '/')) != NULL && slash[1] == '\0' && slash > p)
+			*slash = '\0';   /* a trailing slash */
+		if (!(slash = strrchr(p, '/')) || slash == p)
+			break;
+		*slash = '\0';
+	}
+	d->created_dest = 0;
+}
+
 /* The staging folder inside dest (created with its parents if needed),
  * after removing the ones killed runs left there. */
 static int stage_inside(outdir *d)
@@ -179,14 +201,14 @@ static int stage_inside(outdir *d)
 	char templ[sizeof d->stage];
 	bb_error err;
 
+	snprintf(d->made, sizeof d->made, "%s", d->dest);
 	if (bb_mkdirs(d->dest, &d->created_dest, &err) != BB_OK)
 		return cli_fail(&err);
 	sweep(d->dest);
 	snprintf(templ, sizeof templ, "%s/%sXXXXXX", d->dest, STAGE);
 	if (make_stage(d, templ) != 0) {
 		fprintf(stderr, "bonebake: %s: cannot write: %s\n", d->dest, strerror(errno));
-		if (d->created_dest)
-			rmdir(d->dest);
+		remove_created(d);
 		return EXIT_IO;
 	}
 	return 0;
@@ -286,8 +308,9 @@ int outdir_open_sets(outdir *d, const char *dest, const char *const *sets,
 	snprintf(prefix, sizeof prefix, ".%.200s%s", base, STAGE);
 	/* a killed sheet's sibling stage goes, whichever way this one stages */
 	sweep(parent);
+	snprintf(d->made, sizeof d->made, "%s", parent);
 	if (base[0] && strcmp(base, ".") != 0 && strcmp(base, "..") != 0 &&
-	    bb_mkdirs(parent, NULL, &err) == BB_OK &&
+	    bb_mkdirs(parent, &d->created_dest, &err) == BB_OK &&
 	    (lstat(dest, &st) != 0 || swappable(dest, parent, &st, d))) {
 		int existed = lstat(dest, &st) == 0;
 
@@ -600,6 +623,5 @@ int outdir_commit(outdir *d)
 void outdir_abort(outdir *d)
 {
 	release(d);
-	if (d->created_dest)
-		rmdir(d->dest);
+	remove_created(d);
 }

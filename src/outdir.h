@@ -32,7 +32,9 @@ typedef struct outdir {
 	char set[OUTDIR_SETS_MAX][OUTDIR_NAME_MAX]; /* set mode: sheet names */
 	int nsets;
 	int whole;                        /* set mode: stage replaces dest */
-	int created_dest;                 /* we made dest: remove it on failure */
+	char made[OUTDIR_DEST_MAX];       /* the folder made with its parents: */
+	int created_dest;                 /* how many of its last folders were
+	                                   * made, removed on failure */
 	int lock_fd;                      /* the staging folder's lock */
 } outdir;
 

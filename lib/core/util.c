@@ -277,8 +277,8 @@ bb_status bb_mkdirs(const char *path, int *created, bb_error *err)
 			continue;
 		buf[i] = '\0';
 		if (mkdir(buf, 0777) == 0) {
-			if (i == n && created)
-				*created = 1;
+			if (created)
+				++*created;
 		} else if (errno != EEXIST) {
 			return bb_error_set(err, BB_ERR_IO, path, NULL, "cannot create "
 			                    "folder %s: %s", buf, strerror(errno));

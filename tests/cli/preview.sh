@@ -223,4 +223,13 @@ run "$BONEBAKE" render "$H" --anim walk -o "$T/eo" --contact-sheet "$T/eo/cs.png
 	--size 10x10 --origin 0,0 --strict --quiet
 expect_rc 3
 expect_absent "$T/eo"
+# nor the parents it made for -o (they stayed, empty)
+run "$BONEBAKE" render "$H" --anim walk -o "$T/pa/b/c" --size 10x10 --origin 0,0 \
+	--strict --quiet
+expect_rc 3
+expect_absent "$T/pa"
+run "$BONEBAKE" sheet "$H" --anim walk -o "$T/ps/q/sheet" --size 10x10 --origin 0,0 \
+	--strict --quiet
+expect_rc 3
+expect_absent "$T/ps"
 pass

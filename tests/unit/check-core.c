@@ -399,6 +399,29 @@ START_TEST(parallel_workers_unpinned)
 }
 END_TEST
 
+/* bb_mkdirs counts the folders it made, the deepest ones of the path. */
+START_TEST(mkdirs_counts_what_it_made)
+{
+	char dir[] = "/tmp/bb-mkdirs-XXXXXX", path[96];
+	bb_error err;
+	int made = -1;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/a/b/c", dir);
+	ck_assert_int_eq(bb_mkdirs(path, &made, &err), BB_OK);
+	ck_assert_int_eq(made, 3);
+	ck_assert_int_eq(bb_mkdirs(path, &made, &err), BB_OK);
+	ck_assert_int_eq(made, 0);
+	snprintf(path, sizeof path, "%s/a/b/d/", dir);
+	ck_assert_int_eq(bb_mkdirs(path, &made, &err), BB_OK);
+	ck_assert_int_eq(made, 1);
+	ck_assert_int_eq(bb_mkdirs("", &made, &err), BB_ERR_IO);
+	ck_assert_int_eq(made, 0);
+	snprintf(path, sizeof path, "rm -r %s", dir);
+	ck_assert_int_eq(system(path), 0);
+}
+END_TEST
+
 START_TEST(parallel_loop)
 {
 	static const int threads[] = { 0, 1, 2, 7, 300 };
@@ -617,6 +640,7 @@ int main(void)
 	tcase_add_test(tc, name_index);
 	tcase_add_test(tc, file_write_new);
 	tcase_add_test(tc, parallel_loop);
+	tcase_add_test(tc, mkdirs_counts_what_it_made);
 	tcase_add_test(tc, parallel_start_cpu);
 	tcase_add_test(tc, parallel_workers_unpinned);
 	tcase_add_test(tc, escapers);

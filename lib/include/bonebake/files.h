@@ -36,8 +36,8 @@ bb_status bb_file_write_new(const char *path, const void *data, size_t size,
                             bb_error *err);
 
 /* mkdir -p: creates path and its missing parents (mode 0777 less the
- * umask).  *created
- * (may be NULL) is set to 1 when path itself was created.  Fails with
+ * umask).  *created (may be NULL) is set to how many folders were made:
+ * path's last *created components (0: path was there).  Fails with
  * BB_ERR_IO when a component cannot be made or path is not a folder. */
 bb_status bb_mkdirs(const char *path, int *created, bb_error *err);
 
