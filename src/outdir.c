@@ -295,7 +295,7 @@ int outdir_open_sets(outdir *d, const char *dest, const char *const *sets,
 	const char *base = strrchr(dest, '/');
 	struct stat st;
 	bb_error err;
-	int rc;
+	int rc, existed = 0;
 
 	if ((rc = start(d, dest)) != 0)
 		return rc;
@@ -311,9 +311,7 @@ int outdir_open_sets(outdir *d, const char *dest, const char *const *sets,
 	snprintf(d->made, sizeof d->made, "%s", parent);
 	if (base[0] && strcmp(base, ".") != 0 && strcmp(base, "..") != 0 &&
 	    bb_mkdirs(parent, &d->created_dest, &err) == BB_OK &&
-	    (lstat(dest, &st) != 0 || swappable(dest, parent, &st, d))) {
-		int existed = lstat(dest, &st) == 0;
-
+	    (!(existed = lstat(dest, &st) == 0) || swappable(dest, parent, &st, d))) {
 		/* the folder is the set: stage a sibling and swap it in */
 		snprintf(templ, sizeof templ, "%s/%sXXXXXX", parent, prefix);
 		if (make_stage(d, templ) == 0) {
@@ -392,63 +390,65 @@ static int replace(const char *from, const char *to, const char *aside,
 	return 0;
 }
 
-/* The entries a commit has put in place so far, to put back if a later
- * one fails (a failed run leaves DIR as it was), or to clear the old
- * ones out of the stage once all are in. */
+/* Where replace() puts the old entry of `from` aside: beside it in the
+ * stage, as .old-<name>. */
+static void aside_of(const char *from, char *buf, size_t size)
+{
+	const char *slash = strrchr(from, '/');
+
+	if (snprintf(buf, size, "%.*s.old-%s", slash ? (int)(slash - from + 1) : 0,
+	             from, slash ? slash + 1 : from) >= (int)size)
+		buf[0] = '\0';   /* no such path: the fallback's rename fails */
+}
+
+/* The moves a commit has made so far, to put back, last first, if a later
+ * one fails (a failed run leaves DIR as it was).  The old entries they
+ * displaced lie in the stage, which goes with it when all are in. */
 struct done {
-	char from[OUTDIR_PATH_MAX], to[OUTDIR_PATH_MAX], aside[OUTDIR_PATH_MAX];
+	char *from, *to;
 	int how;
 };
 
 struct undo {
 	struct done *v;
 	size_t n, cap;
-	int nomem;
 };
 
-static void undo_push(struct undo *u, const char *from, const char *to,
-                      const char *aside, int how)
+/* Room for one more move. */
+static int undo_reserve(struct undo *u)
 {
-	struct done *d;
+	struct done *v;
+	size_t cap;
 
-	if (u->n == u->cap) {
-		size_t cap = u->cap ? 2 * u->cap : 16;
-		struct done *v = realloc(u->v, cap * sizeof *v);
-
-		if (!v) {
-			u->nomem = 1;   /* cannot be put back: the old ones stay */
-			return;
-		}
-		u->v = v;
-		u->cap = cap;
-	}
-	d = &u->v[u->n++];
-	snprintf(d->from, sizeof d->from, "%s", from);
-	snprintf(d->to, sizeof d->to, "%s", to);
-	snprintf(d->aside, sizeof d->aside, "%s", aside);
-	d->how = how;
+	if (u->n < u->cap)
+		return 1;
+	cap = u->cap ? 2 * u->cap : 16;
+	if (!(v = realloc(u->v, cap * sizeof *v)))
+		return 0;
+	u->v = v;
+	u->cap = cap;
+	return 1;
 }
 
-/* All in: the old entries go.  Else each is put back, last first. */
+/* Puts back every move (unless ok) and forgets them. */
 static void undo_finish(struct undo *u, int ok)
 {
 	size_t i;
 
 	for (i = u->n; i-- > 0;) {
 		const struct done *d = &u->v[i];
+		char aside[OUTDIR_PATH_MAX];
 
-		if (ok) {
-			if (d->how == EXCHANGED)
-				remove_tree(d->from);
-			else if (d->how == ASIDE)
-				remove_tree(d->aside);
-		} else if (d->how == EXCHANGED) {
+		if (!ok && d->how == EXCHANGED) {
 			renameat2(AT_FDCWD, d->from, AT_FDCWD, d->to, RENAME_EXCHANGE);
-		} else {
+		} else if (!ok) {
 			rename(d->to, d->from);
+			aside_of(d->from, aside, sizeof aside);
 			if (d->how == ASIDE)
-				rename(d->aside, d->to);
+				rename(aside, d->to);
 		}
+		free(d->from);
+		free(d->to);
 	}
 	free(u->v);
 	memset(u, 0, sizeof *u);
@@ -504,13 +504,9 @@ static void free_entries(char **v)
 static int take_shared(const char *from)
 {
 	char mark[OUTDIR_PATH_MAX];
-	struct stat st;
 
-	if (snprintf(mark, sizeof mark, "%s/%s", from, SHARED) >= (int)sizeof mark ||
-	    lstat(mark, &st) != 0)
-		return 0;
-	unlink(mark);
-	return 1;
+	return snprintf(mark, sizeof mark, "%s/%s", from, SHARED) < (int)sizeof mark &&
+	       unlink(mark) == 0;
 }
 
 /* Moves the entries of staged folder `stage` into `dest` one by one; a
@@ -530,22 +526,32 @@ static int commit_level(const char *stage, const char *dest, struct undo *u,
 	}
 	for (i = 0; names[i] && rc == 0; i++) {
 		char from[OUTDIR_PATH_MAX], to[OUTDIR_PATH_MAX], aside[OUTDIR_PATH_MAX];
+		struct done *d;
 		struct stat st;
-		int how;
 
 		snprintf(from, sizeof from, "%s/%s", stage, names[i]);
 		snprintf(to, sizeof to, "%s/%s", dest, names[i]);
-		snprintf(aside, sizeof aside, "%s/.old-%s", stage, names[i]);
+		aside_of(from, aside, sizeof aside);
 		if (take_shared(from) && lstat(to, &st) == 0 && S_ISDIR(st.st_mode)) {
 			rc = commit_level(from, to, u, NULL);
 			continue;
 		}
-		if (replace(from, to, aside, &how) != 0) {
+		/* recorded before the move: one that could not be recorded
+		 * could not be put back */
+		d = undo_reserve(u) ? &u->v[u->n] : NULL;
+		if (!d || !(d->from = strdup(from)) || !(d->to = strdup(to))) {
+			if (d)
+				free(d->from);
+			fprintf(stderr, "bonebake: out of memory\n");
+			rc = EXIT_INTERNAL;
+		} else if (replace(from, to, aside, &d->how) != 0) {
 			fprintf(stderr, "bonebake: %s: cannot replace: %s\n", to,
 			        strerror(errno));
+			free(d->from);
+			free(d->to);
 			rc = EXIT_IO;
 		} else {
-			undo_push(u, from, to, aside, how);
+			u->n++;
 		}
 	}
 	if (top)
@@ -562,7 +568,8 @@ static int commit_entries(outdir *d)
 	struct undo u = { 0 };
 	int rc = commit_level(d->stage, d->dest, &u, &names);
 
-	/* all or nothing: a failure puts back what was moved */
+	/* all or nothing: a failure puts back what was moved (the old
+	 * entries go with the stage when all are in) */
 	undo_finish(&u, rc == 0);
 
 	if (rc == 0 && d->nsets > 0) {
