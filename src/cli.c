@@ -49,7 +49,7 @@ void cli_error_file(bb_error *err, const char *file)
 int cli_fail_about(bb_error *err, const char *file)
 {
 	if (!err->file[0] && file)
-		snprintf(err->file, sizeof err->file, "%s", file);
+		cli_error_file(err, file);
 	return cli_fail(err);
 }
 

@@ -222,17 +222,11 @@ static int extras_precheck(const struct sheet_run *run, const anim_opts *ao,
 
 	for (j = 0; j < run->njobs; j++) {
 		char final[PATH_MAX], cpath[PATH_MAX];
-		const char *p[2] = { final, cpath };
-		struct stat st;
-		int k;
 
-		if (!extras_paths(run, j, ao, dest, final, cpath))
+		if (!extras_paths(run, j, ao, dest, final, cpath) ||
+		    (final[0] && pending_refused(final)) ||
+		    (cpath[0] && pending_refused(cpath)))
 			return EXIT_IO;
-		for (k = 0; k < 2; k++)
-			if (p[k][0] && stat(p[k], &st) == 0 && S_ISDIR(st.st_mode)) {
-				fprintf(stderr, "bonebake: %s: is a folder\n", p[k]);
-				return EXIT_IO;
-			}
 	}
 	return 0;
 }

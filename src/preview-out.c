@@ -143,6 +143,16 @@ int anim_check(const anim_opts *o, const char *cmd)
 
 /* ---- files renamed into place at the end ----------------------------- */
 
+int pending_refused(const char *final)
+{
+	struct stat st;
+
+	if (stat(final, &st) != 0 || !S_ISDIR(st.st_mode))
+		return 0;
+	fprintf(stderr, "bonebake: %s: is a folder\n", final);
+	return 1;
+}
+
 int pending_add(pending *p, const char *final, const char **staged)
 {
 	const char *slash = strrchr(final, '/');
@@ -166,16 +176,8 @@ int pending_add(pending *p, const char *final, const char **staged)
 		fprintf(stderr, "bonebake: %s: path too long\n", final);
 		return EXIT_IO;
 	}
-	{
-		/* the rename onto it would fail after the main output was
-		 * committed: say so now, before anything is written */
-		struct stat st;
-
-		if (stat(final, &st) == 0 && S_ISDIR(st.st_mode)) {
-			fprintf(stderr, "bonebake: %s: is a folder\n", final);
-			return EXIT_IO;
-		}
-	}
+	if (pending_refused(final))
+		return EXIT_IO;
 	strcpy(p->final[p->n], final);
 	snprintf(p->staged[p->n], sizeof p->staged[0], "%.*s.%s.bonebake-XXXXXX",
 	         slash ? (int)(slash - final + 1) : 0, final, slash ? slash + 1 : final);

@@ -46,6 +46,10 @@ typedef struct pending {
 /* Reserves a staged name beside `final` (".<name>.bonebake-XXXXXX") in
  * *staged.  Returns an exit code (errors printed). */
 int pending_add(pending *p, const char *final, const char **staged);
+/* 1 (said) when `final` is a folder, which no file can be renamed onto:
+ * pending_add refuses it, and a command that commits its main output
+ * before adding its extras asks first. */
+int pending_refused(const char *final);
 /* Renames every staged file into place.  Returns an exit code. */
 int pending_commit(pending *p);
 /* Removes every staged file. */
