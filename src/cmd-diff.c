@@ -464,6 +464,26 @@ static int has_png_suffix(const char *s)
 	return n > 4 && strcasecmp(s + n - 4, ".png") == 0;
 }
 
+/* The summary on stdout and every report asked for; a report that
+ * cannot be written marks the run failed. */
+static void write_reports(struct diff_run *run, const struct diff_config *cfg)
+{
+	if (!cfg->quiet && !to_stdout(cfg->json) && !to_stdout(cfg->junit) &&
+	    !to_stdout(cfg->markdown))
+		print_results(run, cfg);
+	if (cfg->json && diff_save_report(cfg->json, run, cfg, diff_write_json))
+		run->report_failed = 1;
+	if (cfg->junit && diff_save_report(cfg->junit, run, cfg, diff_write_junit))
+		run->report_failed = 1;
+	if (cfg->markdown &&
+	    diff_save_report(cfg->markdown, run, cfg, diff_write_markdown))
+		run->report_failed = 1;
+	if (cfg->html && diff_html_fill(run, cfg) != 0)
+		run->report_failed = 1;
+	if (cfg->html && diff_write_html(run, cfg) != 0)
+		run->report_failed = 1;
+}
+
 int cmd_diff(int argc, char **argv)
 {
 	struct diff_config cfg;
@@ -513,30 +533,10 @@ int cmd_diff(int argc, char **argv)
 	cfg.out_write = cfg.out_dir ? out_od.stage : NULL;
 	cfg.html_write = cfg.html ? html_od.stage : NULL;
 	diff_execute(&run, &cfg);
-	if (cli_interrupted) {
-		/* SIGINT/SIGTERM: no report, no folder; main says 130/143 */
-		if (cfg.out_dir)
-			outdir_abort(&out_od);
-		if (cfg.html)
-			outdir_abort(&html_od);
-		diff_run_free(&run);
-		return 128 + cli_interrupted;
-	}
-	if (!cfg.quiet && !to_stdout(cfg.json) && !to_stdout(cfg.junit) &&
-	    !to_stdout(cfg.markdown))
-		print_results(&run, &cfg);
-	if (cfg.json && diff_save_report(cfg.json, &run, &cfg, diff_write_json))
-		run.report_failed = 1;
-	if (cfg.junit && diff_save_report(cfg.junit, &run, &cfg, diff_write_junit))
-		run.report_failed = 1;
-	if (cfg.markdown &&
-	    diff_save_report(cfg.markdown, &run, &cfg, diff_write_markdown))
-		run.report_failed = 1;
-	if (cfg.html && diff_html_fill(&run, &cfg) != 0)
-		run.report_failed = 1;
-	if (cfg.html && diff_write_html(&run, &cfg) != 0)
-		run.report_failed = 1;
-	/* everything written: move the folders into place; else leave none */
+	if (!cli_interrupted)
+		write_reports(&run, &cfg);
+	/* everything written: move the folders into place; else leave none,
+	 * and none when stopped (SIGINT/SIGTERM: main says 130/143) */
 	if (cli_interrupted)
 		run.report_failed = 1;
 	if (cfg.out_dir && run.report_failed)
@@ -547,7 +547,7 @@ int cmd_diff(int argc, char **argv)
 		outdir_abort(&html_od);
 	else if (cfg.html && outdir_commit(&html_od) != 0)
 		run.report_failed = 1;
-	if (cfg.update)
+	if (cfg.update && !cli_interrupted)
 		update(&run, &cfg);
 	rc = diff_exit_code(&run);
 	diff_run_free(&run);
