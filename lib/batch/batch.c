@@ -382,13 +382,13 @@ static bb_status check_nested(struct rd *r, bb_batch *b, const struct keyed *v)
 	int i;
 
 	for (i = 0; i < b->njobs; i++) {
-		size_t k;
+		size_t k, len;
 
 		snprintf(up, sizeof up, "%s", b->jobs[i].where);
-		for (k = strlen(up); k > 0; k--) {
+		for (k = len = strlen(up); k > 0; k--) {
 			int outer;
 
-			if (up[k - 1] != '/' || k == strlen(b->jobs[i].where))
+			if (up[k - 1] != '/' || k == len)   /* not a trailing slash */
 				continue;
 			/* the folder above: "/" itself, else without its slash */
 			up[k > 1 ? k - 1 : k] = '\0';
