@@ -5,6 +5,7 @@
 #include <check.h>
 #include <jansson.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "bonebake/bonebake.h"
 #include "core/names.h"
 #include "core/parallel.h"
+#include "core/util.h"
 
 START_TEST(affine_mul_invert)
 {
@@ -338,6 +340,104 @@ START_TEST(file_write_new)
 }
 END_TEST
 
+/* Pixel buffers of half a huge page or more take whole huge pages: 2 MiB
+ * aligned, and mapped with huge pages where the kernel grants them
+ * (transparent huge pages not "never"); smaller ones are plain malloc. */
+static long anon_huge_kb(const void *p)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[256];
+	unsigned long lo, hi, a = (unsigned long)(uintptr_t)p;
+	int in = 0;
+	long kb = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof line, f)) {
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') <
+		    strchr(line, ' '))
+			in = a >= lo && a < hi;
+		else if (in && sscanf(line, "AnonHugePages: %ld kB", &kb) == 1)
+			break;
+	}
+	fclose(f);
+	return kb;
+}
+
+START_TEST(alloc_pixels_huge_pages)
+{
+	size_t sizes[] = { (size_t)1 << 20, ((size_t)1 << 20) + 4096,
+	                   (size_t)3 << 20 };
+	char mode[128] = "";
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	unsigned char *p;
+	size_t i;
+
+	if (f) {
+		if (!fgets(mode, sizeof mode, f))
+			mode[0] = '\0';
+		fclose(f);
+	}
+	for (i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+		ck_assert_ptr_nonnull(p = bb__alloc_pixels(sizes[i]));
+		ck_assert_uint_eq((uintptr_t)p % ((uintptr_t)2 << 20), 0);
+		memset(p, 1, sizes[i]);
+		if (mode[0] && !strstr(mode, "[never]"))
+			ck_assert_int_ge(anon_huge_kb(p), 2048);
+		free(p);
+	}
+	ck_assert_ptr_nonnull(p = bb__alloc_pixels(4096));
+	free(p);
+}
+END_TEST
+
+/* bb__read_file: a regular file read whole at its size, an empty one, a
+ * file whose size stat does not tell (/proc), the limit, a folder. */
+START_TEST(read_file_whole)
+{
+	char dir[] = "/tmp/bb-read-XXXXXX", path[64], *data;
+	size_t size, i;
+	bb_error err;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/a.bin", dir);
+	ck_assert_ptr_nonnull(f = fopen(path, "wb"));
+	for (i = 0; i < 200000; i++)
+		fputc((int)(i * 7 % 251), f);
+	fclose(f);
+	ck_assert_int_eq(bb__read_file(path, 200000, &data, &size, &err), BB_OK);
+	ck_assert_uint_eq(size, 200000);
+	for (i = 0; i < size; i++)
+		if ((unsigned char)data[i] != i * 7 % 251)
+			break;
+	ck_assert_uint_eq(i, size);
+	ck_assert_int_eq(data[size], '\0');
+	free(data);
+	ck_assert_int_eq(bb__read_file(path, 199999, &data, &size, &err),
+	                 BB_ERR_LIMIT);
+	ck_assert_ptr_null(data);
+	ck_assert_str_eq(err.file, path);
+	ck_assert_int_eq(truncate(path, 0), 0);
+	ck_assert_int_eq(bb__read_file(path, 10, &data, &size, &err), BB_OK);
+	ck_assert_uint_eq(size, 0);
+	ck_assert_int_eq(data[0], '\0');
+	free(data);
+	ck_assert_int_eq(bb__read_file("/proc/self/status", 1 << 20, &data,
+	                               &size, &err), BB_OK);
+	ck_assert_uint_gt(size, 100);
+	ck_assert_uint_eq(strlen(data), size);
+	ck_assert_ptr_nonnull(strstr(data, "VmRSS:"));
+	free(data);
+	ck_assert_int_eq(bb__read_file(dir, 10, &data, &size, &err), BB_ERR_IO);
+	ck_assert_ptr_nonnull(strstr(err.message, "is a folder"));
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(bb__read_file(path, 10, &data, &size, &err), BB_ERR_IO);
+	ck_assert_ptr_nonnull(strstr(err.message, "cannot open"));
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 /* Where workers start: the i-th allowed CPU after the caller's, never
  * the caller's own. */
 START_TEST(parallel_start_cpu)
@@ -639,6 +739,8 @@ int main(void)
 	tcase_add_test(tc, parse_colors);
 	tcase_add_test(tc, name_index);
 	tcase_add_test(tc, file_write_new);
+	tcase_add_test(tc, alloc_pixels_huge_pages);
+	tcase_add_test(tc, read_file_whole);
 	tcase_add_test(tc, parallel_loop);
 	tcase_add_test(tc, mkdirs_counts_what_it_made);
 	tcase_add_test(tc, parallel_start_cpu);
