@@ -27,22 +27,26 @@ void *bb__calloc(size_t n, size_t size)
 /* Huge pages: the kernel maps a 2 MiB-aligned, 2 MiB-long part of memory
  * marked MADV_HUGEPAGE with one fault (one clear of 2 MiB, no 512 faults
  * of 4 KiB each).  Linux's default "madvise" setting does it only where
- * asked, so pixel buffers ask.  A buffer of half a huge page or more is
- * given whole huge pages, rounded up: pixel buffers are filled whole, and
- * 128 or more 4 KiB faults cost more than one 2 MiB one on real hardware,
- * many times more in a virtual machine (there one 4 KiB fault costs about
- * 10 us, the clear of a huge page about 130 us), for at most twice the
- * buffer's own memory (a 512x512 canvas: 2 MiB resident for 1 MiB). */
+ * asked, so pixel buffers ask, for the whole huge pages inside them, and
+ * for the part past the last one when that is half a huge page or more
+ * (the buffer is then rounded up): pixel buffers are filled whole, and 128
+ * or more 4 KiB faults cost more than one 2 MiB one on real hardware, many
+ * times more in a virtual machine (there one 4 KiB fault costs about 10 us,
+ * the clear of a huge page about 130 us).  So a buffer holds at most twice
+ * its own memory (a 512x512 canvas: 2 MiB for 1 MiB), and a smaller rest
+ * (a texture's 4 MiB and 1 KiB) stays in small pages. */
 enum { BB__HUGE_PAGE = 2 << 20 };
 
 void *bb__alloc_pixels(size_t n)
 {
 #ifdef MADV_HUGEPAGE
 	if (n >= BB__HUGE_PAGE / 2 && n <= SIZE_MAX - BB__HUGE_PAGE) {
-		size_t whole = (n + BB__HUGE_PAGE - 1) & ~(size_t)(BB__HUGE_PAGE - 1);
+		size_t whole = n & ~(size_t)(BB__HUGE_PAGE - 1);
 		void *p;
 
-		if (posix_memalign(&p, BB__HUGE_PAGE, whole) != 0)
+		if (n - whole >= BB__HUGE_PAGE / 2)
+			n = whole += BB__HUGE_PAGE;
+		if (posix_memalign(&p, BB__HUGE_PAGE, n) != 0)
 			return NULL;
 		(void)madvise(p, whole, MADV_HUGEPAGE);   /* advice: may be refused */
 		return p;

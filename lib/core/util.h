@@ -18,10 +18,10 @@ double bb__norm_angle(double a);
 
 /* calloc(n, size) with overflow check; NULL on overflow or failure. */
 void *bb__calloc(size_t n, size_t size);
-/* malloc(n) for pixels (freed with free()): at 1 MiB or more, whole 2 MiB
- * huge pages (n rounded up, 2 MiB-aligned) that the kernel is asked to map
- * as such (first touch then costs one fault per 2 MiB, not per 4 KiB).
- * NULL when out of memory. */
+/* malloc(n) for pixels (freed with free()): at 1 MiB or more, 2 MiB-aligned,
+ * and the kernel asked to map its whole 2 MiB pages as huge pages (first
+ * touch then costs one fault per 2 MiB, not per 4 KiB); a rest of 1 MiB or
+ * more past them is rounded up to one more.  NULL when out of memory. */
 void *bb__alloc_pixels(size_t n);
 /* Makes *p (capacity *cap bytes) hold at least `need` bytes, from
  * bb__alloc_pixels, its content not kept; 0 when out of memory (*p kept). */

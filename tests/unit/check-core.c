@@ -4,6 +4,7 @@
 
 #include <check.h>
 #include <jansson.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -340,9 +341,10 @@ START_TEST(file_write_new)
 }
 END_TEST
 
-/* Pixel buffers of half a huge page or more take whole huge pages: 2 MiB
- * aligned, and mapped with huge pages where the kernel grants them
- * (transparent huge pages not "never"); smaller ones are plain malloc. */
+/* Pixel buffers of half a huge page or more are 2 MiB aligned and mapped
+ * with huge pages where the kernel grants them (transparent huge pages not
+ * "never"), a rest of half a huge page rounded up; smaller ones are plain
+ * malloc. */
 static long anon_huge_kb(const void *p)
 {
 	FILE *f = fopen("/proc/self/smaps", "r");
@@ -367,7 +369,9 @@ static long anon_huge_kb(const void *p)
 START_TEST(alloc_pixels_huge_pages)
 {
 	size_t sizes[] = { (size_t)1 << 20, ((size_t)1 << 20) + 4096,
-	                   (size_t)3 << 20 };
+	                   (size_t)3 << 20, ((size_t)4 << 20) + 1024 };
+	size_t held[] = { (size_t)2 << 20, (size_t)2 << 20, (size_t)4 << 20,
+	                  ((size_t)4 << 20) + 1024 };
 	char mode[128] = "";
 	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
 	unsigned char *p;
@@ -381,6 +385,8 @@ START_TEST(alloc_pixels_huge_pages)
 	for (i = 0; i < sizeof sizes / sizeof *sizes; i++) {
 		ck_assert_ptr_nonnull(p = bb__alloc_pixels(sizes[i]));
 		ck_assert_uint_eq((uintptr_t)p % ((uintptr_t)2 << 20), 0);
+		/* a rest of half a huge page rounded up to a whole one */
+		ck_assert_uint_ge(malloc_usable_size(p), held[i]);
 		memset(p, 1, sizes[i]);
 		if (mode[0] && !strstr(mode, "[never]"))
 			ck_assert_int_ge(anon_huge_kb(p), 2048);
