@@ -11,6 +11,7 @@
 
 #include "bonebake/bonebake.h"
 #include "../tools/raster-error.h"
+#include "raster/raster.h"
 
 static bb_model *load(const char *rel)
 {
@@ -787,6 +788,65 @@ START_TEST(color_transform)
 }
 END_TEST
 
+/* The halved copies BB_FILTER_GOOD draws small textures from: each pixel
+ * the rounded mean of the (up to 4) premultiplied pixels it covers, odd
+ * last rows and columns averaged on their own, level after level. */
+START_TEST(halved_levels_exact)
+{
+	static const int sizes[][2] = { { 37, 23 }, { 64, 2 }, { 1, 9 }, { 50, 51 } };
+	unsigned seed = 12345;
+	size_t k;
+
+	for (k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+		int w = sizes[k][0], h = sizes[k][1], level, x, y, c;
+		bb_renderer *r;
+		bb_image *img;
+		bb_error err;
+
+		ck_assert_int_eq(bb_image_new(w, h, &img, &err), BB_OK);
+		for (y = 0; y < h; y++)
+			for (x = 0; x < w * 4; x++) {
+				seed = seed * 1103515245u + 12345u;
+				bb_image_pixel(img, 0, y)[x] = (unsigned char)(seed >> 16);
+			}
+		ck_assert_int_eq(bb_renderer_new(&r, &err), BB_OK);
+		for (level = 1; level <= 3; level++) {
+			cairo_surface_t *lo = bb__raster_region(r, img, 0, 0, w, h, level - 1);
+			cairo_surface_t *hi = bb__raster_region(r, img, 0, 0, w, h, level);
+			int lw = cairo_image_surface_get_width(lo);
+			int lh = cairo_image_surface_get_height(lo);
+			int ls = cairo_image_surface_get_stride(lo);
+			int hs = cairo_image_surface_get_stride(hi);
+			const unsigned char *lp = cairo_image_surface_get_data(lo);
+			const unsigned char *hp = cairo_image_surface_get_data(hi);
+
+			ck_assert_int_eq(cairo_image_surface_get_width(hi), (lw + 1) / 2);
+			ck_assert_int_eq(cairo_image_surface_get_height(hi), (lh + 1) / 2);
+			for (y = 0; y < (lh + 1) / 2; y++)
+				for (x = 0; x < (lw + 1) / 2; x++)
+					for (c = 0; c < 4; c++) {
+						unsigned sum = 0, n = 0;
+						int dx, dy;
+
+						for (dy = 0; dy < 2; dy++)
+							for (dx = 0; dx < 2; dx++)
+								if (2 * x + dx < lw && 2 * y + dy < lh) {
+									sum += lp[(size_t)(2 * y + dy) * ls +
+									          (size_t)(2 * x + dx) * 4 + c];
+									n++;
+								}
+						ck_assert_uint_eq(hp[(size_t)y * hs + (size_t)x * 4 + c],
+						                  (sum + n / 2) / n);
+					}
+			cairo_surface_destroy(lo);
+			cairo_surface_destroy(hi);
+		}
+		bb_renderer_free(r);
+		bb_image_free(img);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("raster");
@@ -802,6 +862,7 @@ int main(void)
 	tcase_add_test(tc, premultiplied_texture);
 	tcase_add_test(tc, argb32_frames_encode_the_same);
 	tcase_add_test(tc, filters_near_supersampled);
+	tcase_add_test(tc, halved_levels_exact);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("basics");
 	tcase_add_checked_fixture(tc, basics_setup, basics_teardown);
