@@ -326,11 +326,11 @@ static int write_site(const struct gallery *g, outdir *od, const char *title)
 	size_t k;
 
 	for (i = 0; i < g->n && rc == 0; i++) {
-		if (cli_interrupted)
-			return 128 + cli_interrupted;   /* no site; main says so */
 		const char *preview = g->a[i].info->preview;
 		char sub[32];
 
+		if (cli_interrupted)
+			return 128 + cli_interrupted;   /* no site; main says so */
 		snprintf(sub, sizeof sub, "a%d", i);
 		if ((rc = outdir_mkdir(od, sub)) != 0)
 			break;

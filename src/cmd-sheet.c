@@ -188,9 +188,6 @@ static int describe(struct sheet_run *r)
 	return 0;
 }
 
-/* The previews and contact sheets of every job, from the kept frames,
- * under staged names in `dest` (which holds the sheet by now): renamed
- * into place together, or none of them.  Returns an exit code. */
 /* Job j's preview path in dest and contact sheet path (cpath[0] = 0
  * when not asked); 0 when a path is too long (said). */
 static int extras_paths(const struct sheet_run *run, int j, const anim_opts *ao,
@@ -231,6 +228,9 @@ static int extras_precheck(const struct sheet_run *run, const anim_opts *ao,
 	return 0;
 }
 
+/* The previews and contact sheets of every job, from the kept frames,
+ * under staged names in `dest` (which holds the sheet by now): renamed
+ * into place together, or none of them.  Returns an exit code. */
 static int write_extras(struct sheet_run *run, const anim_opts *ao,
                         const char *dest, int quiet)
 {

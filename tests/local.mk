@@ -15,7 +15,7 @@ EXTRA_DIST += tests/cli/lib.sh samples
 check_PROGRAMS += tests/ref/ref-test
 tests_ref_ref_test_SOURCES = tests/ref/ref-test.c
 tests_ref_ref_test_CFLAGS = $(CHECK_TEST_CFLAGS)
-tests_ref_ref_test_LDADD = $(CORE_LIBS) -lm
+tests_ref_ref_test_LDADD = $(CORE_LIBS)
 TESTS += tests/ref/ref-test
 EXTRA_DIST += tests/ref/images
 CLEANFILES += tests/ref/*.out.png tests/ref/*.diff.png
@@ -85,7 +85,7 @@ TESTS += tests/unit/check-spine-binary
 check_PROGRAMS += tests/tools/skel2json
 tests_tools_skel2json_SOURCES = tests/tools/skel2json.c
 tests_tools_skel2json_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
-tests_tools_skel2json_LDADD = $(CORE_LIBS) $(JANSSON_LIBS) -lm
+tests_tools_skel2json_LDADD = $(CORE_LIBS) $(JANSSON_LIBS)
 check_PROGRAMS += tests/unit/check-spine
 tests_unit_check_spine_SOURCES = tests/unit/check-spine.c
 tests_unit_check_spine_CFLAGS = $(CHECK_TEST_CFLAGS)
@@ -130,7 +130,7 @@ EXTRA_DIST += tests/cli/gallery-video.sh tests/cli/gallery-video.mjs
 # tests/oracle/corpus.list expects
 check_PROGRAMS += tests/tools/blank-frames
 tests_tools_blank_frames_SOURCES = tests/tools/blank-frames.c
-tests_tools_blank_frames_LDADD = $(CORE_LIBS) -lm
+tests_tools_blank_frames_LDADD = $(CORE_LIBS)
 TESTS += tests/oracle/corpus.sh
 EXTRA_DIST += tests/oracle/corpus.sh tests/oracle/corpus.py tests/oracle/corpus.list
 TESTS += tests/cli/setup-pose.sh tests/cli/dragonbones-atlas.sh tests/cli/cocos-atlas.sh
@@ -174,7 +174,7 @@ tests_unit_check_diff_SOURCES = tests/unit/check-diff.c
 tests_unit_check_diff_CFLAGS = $(CHECK_TEST_CFLAGS)
 tests_unit_check_diff_LDADD = $(CHECK_TEST_LIBS)
 tests_cli_diff_mkpng_SOURCES = tests/cli/diff-mkpng.c
-tests_cli_diff_mkpng_LDADD = $(CORE_LIBS) -lm
+tests_cli_diff_mkpng_LDADD = $(CORE_LIBS)
 
 TESTS += tests/unit/check-diff tests/cli/diff.sh tests/cli/diff-folders.sh \
 	tests/cli/diff-html.sh tests/cli/diff-pixelmatch.sh
@@ -209,10 +209,10 @@ TESTS += tests/unit/check-pack
 # check of written sheets
 check_PROGRAMS += tests/tools/gen-sprites tests/tools/pack-verify
 tests_tools_gen_sprites_SOURCES = tests/tools/gen-sprites.c
-tests_tools_gen_sprites_LDADD = $(CORE_LIBS) -lm
+tests_tools_gen_sprites_LDADD = $(CORE_LIBS)
 tests_tools_pack_verify_SOURCES = tests/tools/pack-verify.c
 tests_tools_pack_verify_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
-tests_tools_pack_verify_LDADD = $(CORE_LIBS) $(JANSSON_LIBS) -lm
+tests_tools_pack_verify_LDADD = $(CORE_LIBS) $(JANSSON_LIBS)
 TESTS += tests/cli/pack.sh tests/cli/pack-verify.sh tests/cli/pack-folders.sh
 EXTRA_DIST += tests/cli/pack.sh tests/cli/pack-verify.sh tests/cli/pack-folders.sh
 
@@ -235,7 +235,7 @@ EXTRA_DIST += tests/cli/filter.sh
 check_PROGRAMS += tests/tools/bench-raster
 tests_tools_bench_raster_SOURCES = tests/tools/bench-raster.c \
 	tests/tools/raster-error.c tests/tools/raster-error.h
-tests_tools_bench_raster_LDADD = $(CORE_LIBS) -lm
+tests_tools_bench_raster_LDADD = $(CORE_LIBS)
 
 # The kept canvas, culling, texture filters
 check_PROGRAMS += tests/unit/check-raster

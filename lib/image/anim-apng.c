@@ -78,8 +78,7 @@ bb_status bb__apng_open(bb_anim_writer *w, bb_error *err)
 	if (!w->apng)
 		return bb_error_set(err, BB_ERR_NOMEM, w->path, NULL, "out of memory");
 	if (fwrite(sig, 1, 8, w->f) != 8)
-		return bb_error_set(err, BB_ERR_IO, w->path, NULL, "write failed: %s",
-		                    strerror(errno ? errno : EIO));
+		return bb__anim_write_failed(w, errno, err);
 	return BB_OK;
 }
 
@@ -173,9 +172,7 @@ static bb_status write_frame(bb_anim_writer *w, const bb_image *img,
 		pos += (size_t)n + 12;
 	}
 	free(data);
-	return ok ? BB_OK : bb_error_set(err, BB_ERR_IO, w->path, NULL,
-	                                 "write failed: %s",
-	                                 strerror(errno ? errno : EIO));
+	return ok ? BB_OK : bb__anim_write_failed(w, errno, err);
 }
 
 bb_status bb__apng_add(bb_anim_writer *w, const bb_image *img, double start,
@@ -213,8 +210,7 @@ bb_status bb__apng_finish(bb_anim_writer *w, bb_error *err)
 	    fseek(w->f, p->actl_at, SEEK_SET) != 0 ||
 	    !put_actl(p, w->f, (uint32_t)w->frames, (uint32_t)w->o.loop_count) ||
 	    fseek(w->f, end, SEEK_SET) != 0)
-		return bb_error_set(err, BB_ERR_IO, w->path, NULL, "write failed: %s",
-		                    strerror(errno ? errno : EIO));
+		return bb__anim_write_failed(w, errno, err);
 	return BB_OK;
 }
 

@@ -35,8 +35,7 @@ static bb_status gif_error(bb_anim_writer *w, bb_error *err, int code)
 {
 	if ((code == E_GIF_ERR_WRITE_FAILED || code == E_GIF_ERR_DISK_IS_FULL) &&
 	    w->gif && w->gif->write_errno)
-		return bb_error_set(err, BB_ERR_IO, w->path, NULL, "write failed: %s",
-		                    strerror(w->gif->write_errno));
+		return bb__anim_write_failed(w, w->gif->write_errno, err);
 	return bb_error_set(err, code == E_GIF_ERR_NOT_ENOUGH_MEM ? BB_ERR_NOMEM
 	                    : BB_ERR_IO, w->path, NULL, "GIF: %s",
 	                    GifErrorString(code));

@@ -27,6 +27,9 @@ struct bb_anim_writer {
 	struct bb__video *video;
 };
 
+/* "write failed: <why>" for w->path, why being errno value e (EIO when 0:
+ * a short write that set none); BB_ERR_IO. */
+bb_status bb__anim_write_failed(const bb_anim_writer *w, int e, bb_error *err);
 /* t seconds in units of 1/per_second, rounded to nearest. */
 long long bb__anim_units(double t, int per_second);
 

@@ -98,8 +98,7 @@ bb_status bb__webp_finish(bb_anim_writer *w, bb_error *err)
 		return bb_error_set(err, BB_ERR_NOMEM, w->path, NULL, "WebP: %s",
 		                    WebPAnimEncoderGetError(p->enc));
 	if (fwrite(data.bytes, 1, data.size, w->f) != data.size)
-		s = bb_error_set(err, BB_ERR_IO, w->path, NULL, "write failed: %s",
-		                    strerror(errno ? errno : EIO));
+		s = bb__anim_write_failed(w, errno, err);
 	WebPDataClear(&data);
 	return s;
 }

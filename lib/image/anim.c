@@ -116,6 +116,12 @@ int bb_anim_format_from_path(const char *path, bb_anim_format *out)
 	return 0;
 }
 
+bb_status bb__anim_write_failed(const bb_anim_writer *w, int e, bb_error *err)
+{
+	return bb_error_set(err, BB_ERR_IO, w->path, NULL, "write failed: %s",
+	                    strerror(e ? e : EIO));
+}
+
 long long bb__anim_units(double t, int per_second)
 {
 	return llround(t * per_second);
@@ -249,8 +255,7 @@ bb_status bb_anim_finish(bb_anim_writer *w, bb_error *err)
 	}
 	s = encoders[w->o.format].finish(w, err);
 	if (s == BB_OK && (fflush(w->f) != 0 || ferror(w->f)))
-		s = bb_error_set(err, BB_ERR_IO, w->path, NULL, "write failed: %s",
-		                 strerror(errno));
+		s = bb__anim_write_failed(w, errno, err);
 	if (s == BB_OK) {
 		int rc = fclose(w->f);
 

@@ -13,7 +13,7 @@ FUZZ_LINKFLAGS_ =
 FUZZ_DEFINES_ =
 endif
 FUZZ_CCFLAGS_ = $(AM_CFLAGS) $(FUZZ_DEFINES_)
-FUZZ_LINKLIBS_ = $(CORE_LIBS) -lm
+FUZZ_LINKLIBS_ = $(CORE_LIBS)
 EXTRA_DIST += tests/fuzz/replay-main.c
 S = $(abs_top_srcdir)/samples
 
