@@ -181,6 +181,12 @@ TESTS += tests/unit/check-diff tests/cli/diff.sh tests/cli/diff-folders.sh \
 EXTRA_DIST += tests/cli/diff.sh tests/cli/diff-folders.sh \
 	tests/cli/diff-html.sh tests/cli/diff-pixelmatch.sh
 
+# scripts/bench machine (and bench-peers' header): what a second thread
+# can gain on this machine, for reading the benchmarks' two-thread ratios
+check_PROGRAMS += tests/tools/machine-probe
+tests_tools_machine_probe_SOURCES = tests/tools/machine-probe.c
+tests_tools_machine_probe_LDADD = $(PTHREAD_LIBS)
+
 # scripts/bench png: encoder settings against libpng's simplified API
 # (links libpng and zlib itself for the baselines)
 check_PROGRAMS += tests/tools/png-bench
