@@ -3,6 +3,9 @@
 
 #include <errno.h>
 #include <getopt.h>
+#ifdef HAVE_MALLOPT
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <string.h>
 
@@ -75,8 +78,24 @@ int cli_command(int argc, char **argv)
 	return EXIT_USAGE;
 }
 
+/* A page of fresh memory costs a fault (about 0.25 us on bare metal, 10 us
+ * in some virtual machines); memory handed back to malloc costs none.  By
+ * default glibc gives each block of 128 KiB or more pages of its own and
+ * unmaps them when it is freed, so a run's file buffers, parse trees and
+ * per-frame scratch each take fresh pages.  A one-shot program keeps them
+ * instead: blocks up to 32 MiB come from the heap, which keeps up to
+ * 64 MiB of freed memory for the next ones. */
+static void keep_freed_memory(void)
+{
+#ifdef HAVE_MALLOPT
+	(void)mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	(void)mallopt(M_TRIM_THRESHOLD, 64 << 20);
+#endif
+}
+
 int main(int argc, char **argv)
 {
+	keep_freed_memory();
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
