@@ -200,9 +200,15 @@ static int stage_inside(outdir *d)
 {
 	char templ[sizeof d->stage];
 	bb_error err;
+	int made = 0;
+	bb_status s;
 
+	/* dest's parents this run made for a sibling stage (outdir_open_sets)
+	 * lie right above dest: counted from dest, they are removed with it */
 	snprintf(d->made, sizeof d->made, "%s", d->dest);
-	if (bb_mkdirs(d->dest, &d->created_dest, &err) != BB_OK)
+	s = bb_mkdirs(d->dest, &made, &err);
+	d->created_dest += made;
+	if (s != BB_OK)
 		return cli_fail(&err);
 	sweep(d->dest);
 	snprintf(templ, sizeof templ, "%s/%sXXXXXX", d->dest, STAGE);

@@ -5,7 +5,8 @@
 # partial (no staging folder, no half file, an earlier output intact; a
 # video preview too); a report aimed at a device is written in place, never
 # renamed over it; past a file size limit (ulimit -f) the same, with one
-# line however many threads hit it.
+# line however many threads hit it; a failed sheet removes the folders it
+# made for its destination, also when it staged inside it.
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$top_srcdir/tests/cli/lib.sh"
 H="$SAMPLES/humanoid.json"
@@ -129,4 +130,27 @@ for fmt in apng webp gif; do
 	expect_absent "$T/p.$fmt"
 done
 [ -z "$(find "$T" -name '.p.*')" ] || fail "temporary files left: $(find "$T" -name '.p.*')"
+
+# a sheet's folder whose parents the run made, staged inside the folder
+# because no staging folder could be made beside it (an LD_PRELOAD hook
+# fails the first mkdtemp): a failed write removes the parents too, and
+# only those the run made
+hook="$top_builddir/tests/tools/.libs/fault-rename.so"
+[ -f "$hook" ] || fail "$hook is not built (make check builds it)"
+"$BONEBAKE" render "$H" -o "$T/frames" --anim idle --quiet || fail "render frames"
+for before in absent empty; do
+	rm -rf "$T/nest"
+	[ $before = empty ] && mkdir "$T/nest"
+	run sh -c 'ulimit -f 2; exec "$@"' sh env BB_FAULT_MKDTEMP_FAIL=1 \
+		LD_PRELOAD="$hook" "$BONEBAKE" pack "$T/frames/idle" -o "$T/nest/deeper/s"
+	expect_rc 4
+	expect_err "nest/deeper/s: write failed: File too large"
+	if [ $before = absent ]; then
+		expect_absent "$T/nest"
+	else
+		[ -d "$T/nest" ] && [ -z "$(ls -A "$T/nest")" ] ||
+			fail "$T/nest: not kept empty: $(ls -A "$T/nest" 2>&1)"
+	fi
+	checks=$((checks + 1))
+done
 pass

@@ -5,7 +5,9 @@
  * step of its final move; or makes the Nth such call fail with EACCES
  * without doing anything (BB_FAULT_FAIL_AT=N), as a folder the user
  * cannot replace would.  Renames within a staging folder (each file
- * written to a temporary name first) are not counted. */
+ * written to a temporary name first) are not counted.  And makes the Nth
+ * mkdtemp fail with EACCES (BB_FAULT_MKDTEMP_FAIL=N), as a folder where
+ * no staging folder can be made would. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -83,4 +85,17 @@ int renameat2(int ofd, const char *from, int nfd, const char *to,
 	if (counted)
 		maybe_die(1);
 	return rc;
+}
+
+char *mkdtemp(char *templ)
+{
+	char *(*real)(char *) = (char *(*)(char *))dlsym(RTLD_NEXT, "mkdtemp");
+	const char *s = getenv("BB_FAULT_MKDTEMP_FAIL");
+	static int made;
+
+	if (s && ++made == atoi(s)) {
+		errno = EACCES;
+		return NULL;
+	}
+	return real(templ);
 }
