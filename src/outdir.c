@@ -630,6 +630,8 @@ int outdir_commit(outdir *d)
 		rc = commit_entries(d);
 	}
 	release(d);
+	if (rc != 0)   /* all put back: a DEST this run made goes, empty */
+		remove_created(d);
 	return rc;
 }
 

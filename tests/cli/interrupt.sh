@@ -7,7 +7,8 @@
 #    removes it (and diff never counts it);
 #  - SIGKILL at every rename of the final move (an LD_PRELOAD hook): each
 #    animation folder, and a sheet with its pages and metadata, is wholly
-#    the old one or wholly the new one;
+#    the old one or wholly the new one; a rename that fails puts the old
+#    output back, and leaves no folder the run made;
 #  - a sheet re-packed onto fewer pages leaves no stale pages.
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$top_srcdir/tests/cli/lib.sh"
@@ -122,6 +123,14 @@ for nth in 1 2; do
 	[ "$(stages "$T/out")" -eq 0 ] || fail "rename $nth failing: a staging folder was left"
 	checks=$((checks + 3))
 done
+# the same into a DEST the run made, with a parent: neither is left
+rm -rf "$T/fresh"
+BB_FAULT_FAIL_AT=1 LD_PRELOAD="$hook" "$BONEBAKE" render "$H" -o "$T/fresh/out" \
+	--anim walk --anim idle --quiet 2>"$T/err"
+rc=$?
+[ $rc -eq 4 ] || fail "rename failing into a new DIR: exit $rc, expected 4; $(cat "$T/err")"
+[ ! -e "$T/fresh" ] || fail "rename failing into a new DIR: left $(find "$T/fresh")"
+checks=$((checks + 2))
 run "$BONEBAKE" render "$H" -o "$T/out" --anim walk --anim idle --bg white --quiet
 expect_rc 0
 same "$T/new" "$T/out" || fail "a clean run after the kills differs from the new output"
