@@ -168,6 +168,12 @@ int main(int argc, char **argv)
 	const char *verdict;
 	double us_per_page;
 
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		printf("usage: machine-probe [--json]\n"
+		       "What a second thread gains on this machine: four kernels on one\n"
+		       "thread, then on two (one per CPU, the same work each); about 2 s.\n");
+		return 0;
+	}
 	if (argc > 1 && !json) {
 		fprintf(stderr, "usage: machine-probe [--json]\n");
 		return 2;
@@ -183,11 +189,15 @@ int main(int argc, char **argv)
 		gain[k] = two[k] > 0 ? 2 * one[k] / two[k] : 0;
 	}
 	/* the verdict: latency-bound work scales, throughput-bound does not */
-	verdict = ncpu < 2 ? "one CPU: no second thread"
-	                      : gain[0] < 1.6 ? "the second CPU is not free (busy or throttled)"
-	                      : gain[1] < 1.5 ? "the two CPUs share one core (SMT siblings): "
-	                                        "throughput-bound work gains little from a second thread"
-	                      : "two whole cores";
+	if (ncpu < 2)
+		verdict = "one CPU: no second thread";
+	else if (gain[0] < 1.6)
+		verdict = "the second CPU is not free (busy or throttled)";
+	else if (gain[1] < 1.5)
+		verdict = "the two CPUs share one core (SMT siblings): "
+		          "throughput-bound work gains little from a second thread";
+	else
+		verdict = "two whole cores";
 	us_per_page = one[3] * 1e3 / (FAULT_BYTES / 4096);
 
 	if (json) {
