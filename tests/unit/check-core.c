@@ -341,10 +341,6 @@ START_TEST(file_write_new)
 }
 END_TEST
 
-/* Pixel buffers of half a huge page or more are 2 MiB aligned and mapped
- * with huge pages where the kernel grants them (transparent huge pages not
- * "never"), a rest of half a huge page rounded up; smaller ones are plain
- * malloc. */
 /* Of the mapping p lies in (/proc/self/smaps): its AnonHugePages (kB),
  * and whether it was advised MADV_HUGEPAGE ("hg" in VmFlags); -1 when
  * not found. */
@@ -384,6 +380,10 @@ static long smaps_of(const void *p, int *advised)
 #define UNDER_ASAN 0
 #endif
 
+/* Pixel buffers of half a huge page or more are 2 MiB aligned and mapped
+ * with huge pages where the kernel grants them (transparent huge pages not
+ * "never"), a rest of half a huge page rounded up; smaller ones are plain
+ * malloc. */
 START_TEST(alloc_pixels_huge_pages)
 {
 	size_t sizes[] = { (size_t)1 << 20, ((size_t)1 << 20) + 4096,
