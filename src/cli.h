@@ -23,9 +23,12 @@ enum {
 enum { CLI_DEFAULT_FPS = 30 };
 
 /* Runs the command argv[1] with its arguments (argv[0] is the program)
- * and returns its exit code: what main does after the global options, and
- * what a batch job's process does (src/main.c). */
+ * and returns its exit code: what main does after the global options
+ * (src/main.c). */
 int cli_command(int argc, char **argv);
+/* The same, leaving stdout open: a batch worker runs one job after
+ * another in one process (src/cmd-batch.c). */
+int cli_command_again(int argc, char **argv);
 
 /* Maps a library status to the exit code above. */
 int cli_exit_code(bb_status s);

@@ -1,9 +1,10 @@
 /* bonebake batch MANIFEST.json: run many render/sheet jobs, a shard of
  * them, skipping those whose outputs are current.  Each job runs in a
- * child process forked from batch (isolated: a failing or crashing job
- * cannot take the others down), with its share of the threads; its progress comes
- * back as --progress json events and its messages are printed under its
- * name when it ends. */
+ * worker process forked from batch, one per slot, which runs its jobs one
+ * after another (isolated from batch: a crashing job takes down its
+ * worker only, and batch starts another), with its share of the threads;
+ * its progress comes back as --progress json events and its messages are
+ * printed under its name when it ends. */
 #define _GNU_SOURCE   /* ppoll */
 #include "config.h"
 
@@ -65,10 +66,12 @@ static const char *const job_commands[] = { "render", "sheet", NULL };
 enum { O_SHARD = 1000, O_FORCE, O_LIST, O_JSON, O_PROGRESS, O_STRICT };
 enum { MSG_MAX = 65536 };
 
+/* A slot: its worker process and the job it runs. */
 struct child {
-	int job;
-	pid_t pid;
+	int job;                 /* the job running, -1: none */
+	pid_t pid;               /* the worker, 0: none */
 	int fd;                  /* its stderr, or -1 when closed */
+	int to, end;             /* jobs to it, their ends from it (-1: none) */
 	char line[4096];
 	size_t nline;
 	char deps[4200];
@@ -146,29 +149,6 @@ static void child_line(struct batch_run *r, struct child *c)
 	c->nline = 0;
 }
 
-static void child_read(struct batch_run *r, struct child *c)
-{
-	char buf[4096];
-	ssize_t n = read(c->fd, buf, sizeof buf), i;
-
-	if (n <= 0) {
-		if (n < 0 && errno == EINTR)
-			return;
-		if (c->nline)
-			child_line(r, c);
-		close(c->fd);
-		c->fd = -1;
-		return;
-	}
-	for (i = 0; i < n; i++) {
-		if (buf[i] == '\n') {
-			child_line(r, c);
-		} else if (c->nline + 1 < sizeof c->line) {
-			c->line[c->nline++] = buf[i];
-		}
-	}
-}
-
 /* Closes every descriptor from `low` up. */
 static void close_from(int low)
 {
@@ -183,64 +163,66 @@ static void close_from(int low)
 		close((int)fd);
 }
 
-/* The job's process, forked from batch: the command runs as `bonebake
- * <argv...>` would, with every library already loaded (no exec, no
- * dynamic linking at each job), in a process group of its own (batch
- * forwards a cancel to it, so a job's own children go too), stdin and
- * stdout on /dev/null, stderr into the pipe, the stop signals at their
- * defaults and unblocked as a command run by hand has them.  Never
- * returns. */
-static void run_child(int argc, const char **argv, int err_fd)
-{
-	struct sigaction sa;
-	sigset_t none;
-	int null = open("/dev/null", O_RDWR);
+/* What batch sends a worker: the job to run and where its --deps go. */
+struct job_msg {
+	int job;
+	char deps[4200];
+};
 
-	setpgid(0, 0);
-	if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 ||
-	    dup2(err_fd, 2) < 0)
-		_exit(EXIT_INTERNAL);
-	close_from(3);
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = SIG_DFL;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	/* getopt reorders the array, never the strings */
-	exit(cli_command(argc, (char **)argv));
+/* What a worker sends back when a job ends: the job and its exit code. */
+struct job_end {
+	int job, rc;
+};
+
+/* Writes or reads all of n bytes (a pipe may move fewer at once); 0 on
+ * end of file or an error. */
+static int write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+
+	while (n > 0) {
+		ssize_t k = write(fd, c, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return 0;
+		c += k;
+		n -= (size_t)k;
+	}
+	return 1;
 }
 
-static int start_child(struct batch_run *r, int job, struct child *c)
+static int read_all(int fd, void *p, size_t n)
+{
+	char *c = p;
+
+	while (n > 0) {
+		ssize_t k = read(fd, c, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return 0;
+		c += k;
+		n -= (size_t)k;
+	}
+	return 1;
+}
+
+/* Job j's command line, as `bonebake <argv...>` (allocated; the strings
+ * are the manifest's); NULL when out of memory. */
+static const char **job_argv(const struct batch_run *r, int job,
+                             const char *deps, char *threads, size_t nthreads,
+                             int *argc)
 {
 	const bb_batch_job *j = bb_batch_job_at(r->b, job);
-	char threads[16];
-	const char **argv;
-	int p[2], i, k = 0, dfd;
-	const char *tmp = getenv("TMPDIR");
+	const char **argv = calloc((size_t)j->nargs + 16, sizeof *argv);
+	int i, k = 0;
 
-	memset(c, 0, sizeof *c);
-	c->job = job;
-	c->fd = -1;
-	snprintf(c->deps, sizeof c->deps, "%s/bonebake-deps-XXXXXX",
-	         tmp && tmp[0] && strlen(tmp) < 4096 ? tmp : "/tmp");
-	if ((dfd = mkstemp(c->deps)) < 0) {
-		fprintf(stderr, "bonebake batch: %s: cannot start: %s: %s\n",
-		        cli_text(j->name), c->deps, strerror(errno));
-		return EXIT_IO;
-	}
-	close(dfd);
-	argv = calloc((size_t)j->nargs + 16, sizeof *argv);
-	if (!argv || pipe(p) != 0) {
-		fprintf(stderr, "bonebake batch: %s: cannot start: %s\n",
-		        cli_text(j->name), argv ? strerror(errno) : "out of memory");
-		free(argv);
-		unlink(c->deps);
-		return EXIT_INTERNAL;
-	}
-	snprintf(threads, sizeof threads, "%d", r->threads_each);
+	if (!argv)
+		return NULL;
+	snprintf(threads, nthreads, "%d", r->threads_each);
 	argv[k++] = "bonebake";
 	argv[k++] = j->command;
 	argv[k++] = j->input;
@@ -253,45 +235,201 @@ static int start_child(struct batch_run *r, int job, struct child *c)
 	argv[k++] = "--progress";
 	argv[k++] = "json";
 	argv[k++] = "--deps";
-	argv[k++] = c->deps;
+	argv[k++] = deps;
 	if (r->strict)
 		argv[k++] = "--strict";
 	argv[k] = NULL;
+	*argc = k;
+	return argv;
+}
+
+/* A worker: a process forked from batch that runs jobs one after another,
+ * each as `bonebake <argv...>` would, with every library loaded and the
+ * code and memory of the jobs before it warm (no exec, no dynamic linking,
+ * no fork and no exit per job).  In a process group of its own (batch
+ * forwards a cancel to it, so a job's own children go too), stdin and
+ * stdout on /dev/null, stderr into the `err_fd` pipe, the stop signals at
+ * their defaults and unblocked as a command run by hand has them.  It
+ * reads a job_msg from `to_fd`, runs the job and writes a job_end to
+ * `end_fd`, until batch closes `to_fd`; a crash ends only this process,
+ * and batch fails its job and starts another worker for the next.  An
+ * interrupted job ends the worker.  Never returns. */
+static void run_worker(const struct batch_run *r, int to_fd, int end_fd,
+                       int err_fd)
+{
+	struct sigaction sa;
+	sigset_t none;
+	struct job_msg m;
+	int null = open("/dev/null", O_RDWR);
+
+	setpgid(0, 0);
+	if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 ||
+	    dup2(err_fd, 2) < 0 || dup2(to_fd, 3) < 0 || dup2(end_fd, 4) < 0)
+		_exit(EXIT_INTERNAL);
+	close_from(5);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	while (read_all(3, &m, sizeof m)) {
+		char threads[16];
+		struct job_end e = { m.job, EXIT_INTERNAL };
+		const char **argv;
+		int argc;
+
+		m.deps[sizeof m.deps - 1] = '\0';
+		if (m.job < 0 || m.job >= bb_batch_job_count(r->b))
+			_exit(EXIT_INTERNAL);
+		argv = job_argv(r, m.job, m.deps, threads, sizeof threads, &argc);
+		/* getopt reorders the array, never the strings */
+		if (argv)
+			e.rc = cli_command_again(argc, (char **)argv);
+		free(argv);
+		if (!write_all(4, &e, sizeof e) || cli_interrupted)
+			_exit(e.rc);
+	}
+	_exit(EXIT_OK);
+}
+
+/* Starts slot c's worker; 0, or an exit code (said). */
+static int start_worker(const struct batch_run *r, struct child *c)
+{
+	int err[2], to[2], end[2], e;
+
+	if (pipe(err) != 0)
+		goto fail;
+	if (pipe(to) != 0) {
+		e = errno;
+		close(err[0]);
+		close(err[1]);
+		errno = e;
+		goto fail;
+	}
+	if (pipe(end) != 0) {
+		e = errno;
+		close(err[0]);
+		close(err[1]);
+		close(to[0]);
+		close(to[1]);
+		errno = e;
+		goto fail;
+	}
 	fflush(NULL);   /* nothing of batch's own output twice */
 	c->pid = fork();
 	if (c->pid == 0)
-		run_child(k, argv, p[1]);
-	i = errno;
-	free(argv);
-	close(p[1]);
+		run_worker(r, to[0], end[1], err[1]);
+	e = errno;
+	close(err[1]);
+	close(to[0]);
+	close(end[1]);
 	if (c->pid < 0) {
 		c->pid = 0;
-		close(p[0]);
-		unlink(c->deps);
-		fprintf(stderr, "bonebake batch: %s: cannot start: %s\n",
-		        cli_text(j->name), strerror(i));
-		return EXIT_INTERNAL;
+		close(err[0]);
+		close(to[1]);
+		close(end[0]);
+		errno = e;
+		goto fail;
 	}
 	setpgid(c->pid, c->pid);   /* before any cancel can be forwarded */
-	c->fd = p[0];
+	/* its messages are drained without waiting once a job_end says the
+	 * job is over (written after them) */
+	(void)fcntl(err[0], F_SETFL, fcntl(err[0], F_GETFL) | O_NONBLOCK);
+	c->fd = err[0];
+	c->to = to[1];
+	c->end = end[0];
+	return 0;
+fail:
+	fprintf(stderr, "bonebake batch: cannot start a job process: %s\n",
+	        strerror(errno));
+	return EXIT_INTERNAL;
+}
+
+/* Hands job `job` to slot c's worker (started first when it has none);
+ * 0, or an exit code (said, naming the job). */
+static int start_job(struct batch_run *r, int job, struct child *c)
+{
+	const bb_batch_job *j = bb_batch_job_at(r->b, job);
+	const char *tmp = getenv("TMPDIR");
+	struct job_msg m;
+	sigset_t pipe_sig, old;
+	const struct timespec zero = { 0, 0 };
+	int dfd, rc;
+
+	memset(&m, 0, sizeof m);
+	m.job = job;
+	snprintf(m.deps, sizeof m.deps, "%s/bonebake-deps-XXXXXX",
+	         tmp && tmp[0] && strlen(tmp) < 4096 ? tmp : "/tmp");
+	if ((dfd = mkstemp(m.deps)) < 0) {
+		fprintf(stderr, "bonebake batch: %s: cannot start: %s: %s\n",
+		        cli_text(j->name), m.deps, strerror(errno));
+		return EXIT_IO;
+	}
+	close(dfd);
+	if (!c->pid && (rc = start_worker(r, c)) != 0) {
+		unlink(m.deps);
+		return rc;
+	}
+	memcpy(c->deps, m.deps, sizeof c->deps);
+	c->job = job;
+	c->nline = 0;
+	/* a worker gone since its last job: the loop sees its end and fails
+	 * this job with its exit status; no SIGPIPE for batch meanwhile */
+	sigemptyset(&pipe_sig);
+	sigaddset(&pipe_sig, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &pipe_sig, &old);
+	if (!write_all(c->to, &m, sizeof m) && errno == EPIPE)
+		(void)sigtimedwait(&pipe_sig, NULL, &zero);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	return 0;
 }
 
-/* A child is done: its exit code, then the record of what it read. */
-static void finish_child(struct batch_run *r, struct child *c)
+/* Reads what slot c's worker wrote on stderr: lines kept for its job. */
+static void child_drain(struct batch_run *r, struct child *c)
+{
+	while (c->fd >= 0) {
+		char buf[4096];
+		ssize_t n = read(c->fd, buf, sizeof buf), i;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		if (n <= 0) {
+			if (c->nline)
+				child_line(r, c);
+			close(c->fd);
+			c->fd = -1;
+			return;
+		}
+		for (i = 0; i < n; i++) {
+			if (buf[i] == '\n') {
+				child_line(r, c);
+			} else if (c->nline + 1 < sizeof c->line) {
+				c->line[c->nline++] = buf[i];
+			}
+		}
+	}
+}
+
+/* Slot c's job ended with exit code rc (`sig`: the signal that ended its
+ * worker, or 0): its outcome, then the record of what it read. */
+static void finish_job(struct batch_run *r, struct child *c, int rc, int sig)
 {
 	const bb_batch_job *j = bb_batch_job_at(r->b, c->job);
 	struct outcome *o = &r->out[c->job];
-	int st = 0;
 	bb_error err;
 
-	while (waitpid(c->pid, &st, 0) < 0 && errno == EINTR)
-		;
-	o->rc = WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_INTERNAL;
-	if (WIFSIGNALED(st)) {
+	if (c->nline)
+		child_line(r, c);
+	o->rc = rc;
+	if (sig) {
 		char m[128];
 
-		snprintf(m, sizeof m, "bonebake: killed by signal %d", WTERMSIG(st));
+		snprintf(m, sizeof m, "bonebake: killed by signal %d", sig);
 		keep_message(o, m, strlen(m));
 	}
 	if (o->rc == 0 && bb_batch_stamp(j, PACKAGE_VERSION, c->deps, &err) != BB_OK) {
@@ -303,7 +441,45 @@ static void finish_child(struct batch_run *r, struct child *c)
 	}
 	o->status = o->rc == 0 ? 1 : 3;
 	unlink(c->deps);
+	c->job = -1;
 	cli_progress_step(&r->progress, 1);
+}
+
+/* Slot c's worker is gone (or told to go): reaped, its pipes closed; a
+ * job it was running fails with its exit status. */
+static void end_worker(struct batch_run *r, struct child *c)
+{
+	int st = 0;
+
+	if (c->to >= 0)
+		close(c->to);
+	c->to = -1;
+	while (waitpid(c->pid, &st, 0) < 0 && errno == EINTR)
+		;
+	child_drain(r, c);
+	if (c->job >= 0)
+		finish_job(r, c, WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_INTERNAL,
+		           WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	if (c->fd >= 0)
+		close(c->fd);
+	if (c->end >= 0)
+		close(c->end);
+	c->fd = c->end = -1;
+	c->pid = 0;
+}
+
+/* A job_end or the end of the pipe from slot c's worker. */
+static void worker_read(struct batch_run *r, struct child *c)
+{
+	struct job_end e;
+
+	if (read_all(c->end, &e, sizeof e) && e.job == c->job) {
+		child_drain(r, c);   /* its messages came before its end */
+		finish_job(r, c, e.rc, 0);
+		return;
+	}
+	kill(c->pid, SIGKILL);   /* died, or said something else: it goes */
+	end_worker(r, c);
 }
 
 /* Runs the stale selected jobs, `slots` at a time.  The stop signals are
@@ -314,7 +490,7 @@ static void finish_child(struct batch_run *r, struct child *c)
 static int run_jobs(struct batch_run *r, const int *todo, int ntodo, int slots)
 {
 	struct child *kids = calloc((size_t)slots, sizeof *kids);
-	struct pollfd *pfd = calloc((size_t)slots, sizeof *pfd);
+	struct pollfd *pfd = calloc(2 * (size_t)slots, sizeof *pfd);
 	int next = 0, running = 0, i, rc = 0, forwarded = 0;
 	sigset_t stops, wait_mask;
 
@@ -329,8 +505,10 @@ static int run_jobs(struct batch_run *r, const int *todo, int ntodo, int slots)
 	sigprocmask(SIG_BLOCK, &stops, &wait_mask);
 	sigdelset(&wait_mask, SIGINT);
 	sigdelset(&wait_mask, SIGTERM);
-	for (i = 0; i < slots; i++)
-		kids[i].pid = 0;
+	for (i = 0; i < slots; i++) {
+		kids[i].job = -1;
+		kids[i].fd = kids[i].to = kids[i].end = -1;
+	}
 	while ((next < ntodo && !stop_sig) || running > 0) {
 		if (stop_sig && forwarded != stop_sig) {
 			for (i = 0; i < slots; i++)
@@ -339,36 +517,42 @@ static int run_jobs(struct batch_run *r, const int *todo, int ntodo, int slots)
 			forwarded = stop_sig;
 		}
 		for (i = 0; i < slots && next < ntodo && !stop_sig; i++) {
-			if (kids[i].pid)
+			if (kids[i].job >= 0)
 				continue;
-			if ((rc = start_child(r, todo[next], &kids[i])) != 0) {
+			if ((rc = start_job(r, todo[next], &kids[i])) != 0) {
 				r->out[todo[next]].status = 3;
 				r->out[todo[next]].rc = rc;
-				kids[i].pid = 0;
 			} else {
 				running++;
 			}
 			next++;
 		}
 		for (i = 0; i < slots; i++) {
-			pfd[i].fd = kids[i].pid ? kids[i].fd : -1;
-			pfd[i].events = POLLIN;
-			pfd[i].revents = 0;
+			int busy = kids[i].job >= 0;
+
+			pfd[2 * i].fd = busy ? kids[i].fd : -1;
+			pfd[2 * i + 1].fd = busy ? kids[i].end : -1;
+			pfd[2 * i].events = pfd[2 * i + 1].events = POLLIN;
+			pfd[2 * i].revents = pfd[2 * i + 1].revents = 0;
 		}
-		if (running && ppoll(pfd, (nfds_t)slots, NULL, &wait_mask) < 0 &&
+		if (running && ppoll(pfd, 2 * (nfds_t)slots, NULL, &wait_mask) < 0 &&
 		    errno != EINTR)
 			break;
 		for (i = 0; i < slots; i++) {
-			if (!kids[i].pid || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+			if (kids[i].job < 0)
 				continue;
-			child_read(r, &kids[i]);
-			if (kids[i].fd < 0) {
-				finish_child(r, &kids[i]);
-				kids[i].pid = 0;
-				running--;
+			if (pfd[2 * i].revents)
+				child_drain(r, &kids[i]);
+			if (pfd[2 * i + 1].revents & (POLLIN | POLLHUP | POLLERR)) {
+				worker_read(r, &kids[i]);
+				if (kids[i].job < 0)
+					running--;
 			}
 		}
 	}
+	for (i = 0; i < slots; i++)   /* told to go (or gone): reaped */
+		if (kids[i].pid > 0)
+			end_worker(r, &kids[i]);
 	sigprocmask(SIG_UNBLOCK, &stops, NULL);
 	free(kids);
 	free(pfd);

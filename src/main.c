@@ -56,7 +56,9 @@ static int stdout_done(int rc)
 	return rc;
 }
 
-int cli_command(int argc, char **argv)
+/* The command argv[1]'s exit code; stdout closed after it (its errors
+ * checked) unless `again`. */
+static int run_command(int argc, char **argv, int again)
 {
 	size_t i;
 
@@ -71,11 +73,23 @@ int cli_command(int argc, char **argv)
 			/* an interrupted run removed its staging folder: say so */
 			if (cli_interrupted)
 				return 128 + cli_interrupted;
+			if (again)
+				return fflush(stdout) == 0 ? rc : rc ? rc : EXIT_IO;
 			return stdout_done(rc);
 		}
 	fprintf(stderr, "bonebake: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;
+}
+
+int cli_command(int argc, char **argv)
+{
+	return run_command(argc, argv, 0);
+}
+
+int cli_command_again(int argc, char **argv)
+{
+	return run_command(argc, argv, 1);
 }
 
 /* A page of fresh memory costs a fault (about 0.25 us on bare metal, 10 us

@@ -4,7 +4,7 @@
 # batch waits for it and exits 143 / 130, leaving no process behind, no
 # staging folder in the output and no /tmp/bonebake-deps-* file (TMPDIR
 # points into the test's folder to see them); the jobs not started yet
-# are not started.
+# are not started.  A job process killed outright fails its job only.
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$top_srcdir/tests/cli/lib.sh"
 command -v pgrep >/dev/null 2>&1 || unavailable "no pgrep (procps)"
@@ -48,4 +48,29 @@ for sig in TERM INT; do
 	expect_absent "$T/out/slow"
 	expect_absent "$T/out/next"
 done
+
+# a job process that dies (SIGKILL to the worker running the slow job)
+# fails that job only: batch reports the signal and runs the next job in
+# a new worker
+rm -rf "$T/out"
+TMPDIR="$T/tmp" "$BONEBAKE" batch "$T/m.json" --jobs 1 --quiet 2>"$T/err" &
+pid=$!
+n=0
+until [ -n "$(find "$T/out" -path '*/.bonebake-stage-*' -name '*.png' 2>/dev/null | head -1)" ]; do
+	n=$((n + 1)); [ $n -lt 600 ] || fail "no frame staged after 30 s: $(cat "$T/err")"
+	sleep 0.05
+done
+kids=$(pgrep -P $pid)
+[ -n "$kids" ] || fail "no job process under batch"
+kill -KILL $kids
+wait $pid
+rc=$?
+[ $rc -eq 70 ] || fail "a killed job: batch exited $rc, expected 70: $(cat "$T/err")"
+expect_err_file() { grep -Eq -- "$1" "$T/err" || fail "expected /$1/ on stderr: $(cat "$T/err")"; }
+expect_err_file 'job "slow" failed \(exit 70\)'
+expect_err_file 'slow: bonebake: killed by signal 9'
+[ -f "$T/out/next/walk/walk_0000.png" ] && [ -f "$T/out/next/.bonebake-batch.json" ] ||
+	fail "the job after a killed one did not run: $(cat "$T/err")"
+[ -z "$(ls -A "$T/tmp")" ] || fail "a killed job: temporary files were left: $(ls -A "$T/tmp")"
+checks=$((checks + 5))
 pass

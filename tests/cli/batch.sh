@@ -3,7 +3,8 @@
 # whose outputs are current (and re-running them when an input, an option
 # or the bonebake version changes), failing jobs reported by name with
 # their exit code while the others' outputs stay, the same outputs
-# whatever --jobs, and the distributed-runner recipes of the README.
+# whatever --jobs and as each command run on its own, and the
+# distributed-runner recipes of the README.
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$top_srcdir/tests/cli/lib.sh"
 cp "$SAMPLES/humanoid.json" "$SAMPLES/slime.json" "$SAMPLES/snake.json" "$T/"
@@ -90,6 +91,19 @@ run "$BONEBAKE" batch "$M" --force --jobs 1 --quiet
 expect_rc 0
 diff -r "$T/out" "$T/out1" >/dev/null || fail "--jobs 1 and --jobs 2 outputs differ"
 checks=$((checks + 1))
+# at --jobs 1 one worker process ran the seven jobs one after another:
+# each job's output is what the command gives run on its own
+(cd "$T" && "$BONEBAKE" render humanoid.json -o "$T/alone/idle" --anim=idle \
+	--scale=0.3 --fps=5 --direction=back --quiet &&
+	"$BONEBAKE" render humanoid.json -o "$T/alone/attack" --anim=attack \
+	--scale=0.3 --fps=8 --set=hand_L=fist --quiet &&
+	"$BONEBAKE" sheet snake.json -o "$T/alone/sheet" --fps=6 --multipack \
+	--format=json,libgdx --quiet) || fail "the jobs run on their own failed"
+for d in idle attack sheet; do
+	diff -r -x .bonebake-batch.json "$T/out/$d" "$T/alone/$d" >/dev/null ||
+		fail "$d: the batch's output differs from the command's run on its own"
+	checks=$((checks + 1))
+done
 # bonebake's own files (records, a staging folder) are not compared by diff
 mkdir "$T/out/.bonebake-stage-x"
 cp "$T/out/walk/walk/walk_0000.png" "$T/out/.bonebake-stage-x/"
