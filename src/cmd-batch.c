@@ -137,14 +137,15 @@ static void keep_message(struct outcome *o, const char *line, size_t n)
 	o->msg[o->nmsg] = '\0';
 }
 
-/* One line of a child's stderr: its progress events are dropped (the
- * batch shows jobs), everything else is kept for its report. */
+/* One line of a worker's stderr: its job's progress events are dropped
+ * (the batch shows jobs), everything else is kept for its report. */
 static void child_line(struct batch_run *r, struct child *c)
 {
 	const char *l = c->line;
 
 	c->line[c->nline] = '\0';
-	if (strncmp(l, "{\"progress\": ", 13) != 0)
+	/* a worker between jobs says nothing; were it to, nobody's message */
+	if (c->job >= 0 && strncmp(l, "{\"progress\": ", 13) != 0)
 		keep_message(&r->out[c->job], l, c->nline);
 	c->nline = 0;
 }
@@ -348,6 +349,8 @@ fail:
 	return EXIT_INTERNAL;
 }
 
+static void end_worker(struct batch_run *r, struct child *c);
+
 /* Hands job `job` to slot c's worker (started first when it has none);
  * 0, or an exit code (said, naming the job). */
 static int start_job(struct batch_run *r, int job, struct child *c)
@@ -369,6 +372,8 @@ static int start_job(struct batch_run *r, int job, struct child *c)
 		return EXIT_IO;
 	}
 	close(dfd);
+	if (c->pid > 0 && waitpid(c->pid, NULL, WNOHANG) == c->pid)
+		end_worker(r, c);   /* gone while idle (killed from outside) */
 	if (!c->pid && (rc = start_worker(r, c)) != 0) {
 		unlink(m.deps);
 		return rc;
