@@ -35,6 +35,15 @@ expect_rc 0
 diff -r "$T/a" "$T/b" >/dev/null || fail "two renders differ (jobs default vs 1)"
 diff -r "$T/b" "$T/c" >/dev/null || fail "renders differ between --jobs 1 and --jobs 2"
 checks=$((checks + 2))
+# and whatever the heap held before (glibc fills fresh blocks with the
+# complement of MALLOC_PERTURB_): nothing read before it is written
+for p in 85 170; do
+	run env MALLOC_PERTURB_=$p "$BONEBAKE" render "$H" -o "$T/p$p" --anim walk \
+		--anim attack --quiet --jobs 2
+	expect_rc 0
+	diff -r "$T/b" "$T/p$p" >/dev/null || fail "renders differ with MALLOC_PERTURB_=$p"
+	checks=$((checks + 1))
+done
 
 # fixed canvas
 run "$BONEBAKE" render "$H" -o "$T/d" --anim idle --size 100x150 --origin 50,120 --scale 0.5 --fps 10 --quiet
