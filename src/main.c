@@ -45,10 +45,13 @@ static void usage(FILE *f)
 }
 
 /* What went to stdout must have arrived (a full disk, a closed pipe):
- * never exit 0 on a truncated output. */
+ * never exit 0 on a truncated output.  A stdout closed before the run
+ * (`>&-`) is an error only when something was written to it: the flush
+ * fails then; with nothing to write only the close does (EBADF). */
 static int stdout_done(int rc)
 {
-	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+	if (fflush(stdout) != 0 || ferror(stdout) ||
+	    (fclose(stdout) != 0 && errno != EBADF)) {
 		fprintf(stderr, "bonebake: standard output: write error: %s\n",
 		        strerror(errno ? errno : EIO));
 		return rc ? rc : EXIT_IO;

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Write errors are never silent (issue: hostile input): standard output on a
-# full device exits 4 with one line; a full disk under render, sheet, pack,
+# full device exits 4 with one line, and so does one closed before the run
+# when something is written to it (nothing written: no error); a full disk under render, sheet, pack,
 # pose -o, info -o and diff -o/--html/--json exits 4 and leaves nothing
 # partial (no staging folder, no half file, an earlier output intact; a
 # video preview too); a report aimed at a device is written in place, never
@@ -33,6 +34,17 @@ full 'standard output: write error' "$BONEBAKE" render "$H" -o "$T/r" --anim wal
 full 'standard output: write error' "$BONEBAKE" pack "$T/a/idle" -o "$T/p"
 full 'standard output: write error' "$BONEBAKE" diff "$T/a" "$T/b" --max-diff-ratio 1
 full 'standard output: write error' "$BONEBAKE" diff "$T/a" "$T/b" --max-diff-ratio 1 --json - --quiet
+# a stdout closed before the run: an error when the command writes to it,
+# none when it writes nothing (--quiet)
+"$BONEBAKE" info "$H" >&- 2>"$T/.err"
+rc=$?; err=$(cat "$T/.err"); last="info >&-"
+expect_rc 4
+expect_err 'standard output: write error: Bad file descriptor'
+"$BONEBAKE" render "$H" -o "$T/closed" --anim idle --quiet >&- 2>"$T/.err"
+rc=$?; err=$(cat "$T/.err"); last="render --quiet >&-"
+expect_rc 0
+[ -f "$T/closed/idle/idle_0000.png" ] || fail "render --quiet >&-: no frames"
+checks=$((checks + 1))
 full 'standard output: write error' "$BONEBAKE" diff "$T/a" "$T/b" --max-diff-ratio 1 --junit - --quiet
 # a report named /dev/full: written in place, the device left a device
 run "$BONEBAKE" diff "$T/a" "$T/b" --max-diff-ratio 1 --json /dev/full --quiet
