@@ -264,8 +264,15 @@ static void run_worker(const struct batch_run *r, int to_fd, int end_fd,
 	int null = open("/dev/null", O_RDWR);
 
 	setpgid(0, 0);
-	if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 ||
-	    dup2(err_fd, 2) < 0 || dup2(to_fd, 3) < 0 || dup2(end_fd, 4) < 0)
+	/* out of the way of 0..4 first (batch may have been started with
+	 * some of 0..2 closed, so a pipe can be one of them) */
+	err_fd = fcntl(err_fd, F_DUPFD, 10);
+	to_fd = fcntl(to_fd, F_DUPFD, 10);
+	end_fd = fcntl(end_fd, F_DUPFD, 10);
+	null = null < 0 ? -1 : fcntl(null, F_DUPFD, 10);
+	if (null < 0 || err_fd < 0 || to_fd < 0 || end_fd < 0 ||
+	    dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(err_fd, 2) < 0 ||
+	    dup2(to_fd, 3) < 0 || dup2(end_fd, 4) < 0)
 		_exit(EXIT_INTERNAL);
 	close_from(5);
 	memset(&sa, 0, sizeof sa);

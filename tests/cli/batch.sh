@@ -104,6 +104,21 @@ for d in idle attack sheet; do
 		fail "$d: the batch's output differs from the command's run on its own"
 	checks=$((checks + 1))
 done
+# started with stdin and stdout closed (a pipe can then take fd 0 or 1):
+# the jobs' workers still get their own descriptors, and a job's error
+# still reaches batch's report
+rm -rf "$T/out2"
+echo '{ "format": "bonebake-skeleton", "version": 1, "bones": [ { "name": "a", "parent": "zz" } ], "animations": [] }' >"$T/broken-c.json"
+sed 's#"out/#"out2/#g; s#"jobs": \[#"jobs": [ { "name": "broken", "command": "render", "input": "broken-c.json", "output": "out2/broken" },#' \
+	"$M" >"$T/m-closed.json"
+"$BONEBAKE" batch "$T/m-closed.json" --quiet --jobs 2 <&- >&- 2>"$T/err"
+rc=$?
+[ $rc -eq 3 ] || fail "batch with stdin and stdout closed: exit $rc, expected 3: $(cat "$T/err")"
+grep -q 'broken: bonebake: broken-c.json: bones\[0\]\.parent: unknown bone "zz"' "$T/err" ||
+	fail "batch with stdin and stdout closed: the job's message was lost: $(cat "$T/err")"
+diff -r -x .bonebake-batch.json "$T/out" "$T/out2" >/dev/null ||
+	fail "batch with stdin and stdout closed: outputs differ"
+checks=$((checks + 3))
 # bonebake's own files (records, a staging folder) are not compared by diff
 mkdir "$T/out/.bonebake-stage-x"
 cp "$T/out/walk/walk/walk_0000.png" "$T/out/.bonebake-stage-x/"
