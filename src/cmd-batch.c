@@ -175,31 +175,14 @@ struct job_end {
 	int job, rc;
 };
 
-/* Writes or reads all of n bytes (a pipe may move fewer at once); 0 on
- * end of file or an error. */
-static int write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-
-	while (n > 0) {
-		ssize_t k = write(fd, c, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return 0;
-		c += k;
-		n -= (size_t)k;
-	}
-	return 1;
-}
-
-static int read_all(int fd, void *p, size_t n)
+/* Writes (`out`) or reads all of n bytes (a pipe may move fewer at
+ * once); 0 on end of file or an error. */
+static int move_all(int fd, void *p, size_t n, int out)
 {
 	char *c = p;
 
 	while (n > 0) {
-		ssize_t k = read(fd, c, n);
+		ssize_t k = out ? write(fd, c, n) : read(fd, c, n);
 
 		if (k < 0 && errno == EINTR)
 			continue;
@@ -258,7 +241,6 @@ static const char **job_argv(const struct batch_run *r, int job,
 static void run_worker(const struct batch_run *r, int to_fd, int end_fd,
                        int err_fd)
 {
-	struct sigaction sa;
 	sigset_t none;
 	struct job_msg m;
 	int null = open("/dev/null", O_RDWR);
@@ -275,15 +257,10 @@ static void run_worker(const struct batch_run *r, int to_fd, int end_fd,
 	    dup2(to_fd, 3) < 0 || dup2(end_fd, 4) < 0)
 		_exit(EXIT_INTERNAL);
 	close_from(5);
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = SIG_DFL;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	cli_stop_signals(SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	while (read_all(3, &m, sizeof m)) {
+	while (move_all(3, &m, sizeof m, 0)) {
 		char threads[16];
 		struct job_end e = { m.job, EXIT_INTERNAL };
 		const char **argv;
@@ -297,7 +274,7 @@ static void run_worker(const struct batch_run *r, int to_fd, int end_fd,
 		if (argv)
 			e.rc = cli_command_again(argc, (char **)argv);
 		free(argv);
-		if (!write_all(4, &e, sizeof e) || cli_interrupted)
+		if (!move_all(4, &e, sizeof e, 1) || cli_interrupted)
 			_exit(e.rc);
 	}
 	_exit(EXIT_OK);
@@ -306,42 +283,23 @@ static void run_worker(const struct batch_run *r, int to_fd, int end_fd,
 /* Starts slot c's worker; 0, or an exit code (said). */
 static int start_worker(const struct batch_run *r, struct child *c)
 {
-	int err[2], to[2], end[2], e;
+	/* its stderr, jobs to it, their ends from it: [0] read, [1] write */
+	int err[2] = { -1, -1 }, to[2] = { -1, -1 }, end[2] = { -1, -1 };
+	int *fds[] = { err, to, end }, e, i;
 
-	if (pipe(err) != 0)
+	if (pipe(err) != 0 || pipe(to) != 0 || pipe(end) != 0)
 		goto fail;
-	if (pipe(to) != 0) {
-		e = errno;
-		close(err[0]);
-		close(err[1]);
-		errno = e;
-		goto fail;
-	}
-	if (pipe(end) != 0) {
-		e = errno;
-		close(err[0]);
-		close(err[1]);
-		close(to[0]);
-		close(to[1]);
-		errno = e;
-		goto fail;
-	}
 	fflush(NULL);   /* nothing of batch's own output twice */
 	c->pid = fork();
 	if (c->pid == 0)
 		run_worker(r, to[0], end[1], err[1]);
-	e = errno;
+	if (c->pid < 0) {
+		c->pid = 0;
+		goto fail;
+	}
 	close(err[1]);
 	close(to[0]);
 	close(end[1]);
-	if (c->pid < 0) {
-		c->pid = 0;
-		close(err[0]);
-		close(to[1]);
-		close(end[0]);
-		errno = e;
-		goto fail;
-	}
 	setpgid(c->pid, c->pid);   /* before any cancel can be forwarded */
 	/* its messages are drained without waiting once a job_end says the
 	 * job is over (written after them) */
@@ -351,8 +309,12 @@ static int start_worker(const struct batch_run *r, struct child *c)
 	c->end = end[0];
 	return 0;
 fail:
+	e = errno;
+	for (i = 0; i < 6; i++)
+		if (fds[i / 2][i % 2] >= 0)
+			close(fds[i / 2][i % 2]);
 	fprintf(stderr, "bonebake batch: cannot start a job process: %s\n",
-	        strerror(errno));
+	        strerror(e));
 	return EXIT_INTERNAL;
 }
 
@@ -393,7 +355,7 @@ static int start_job(struct batch_run *r, int job, struct child *c)
 	sigemptyset(&pipe_sig);
 	sigaddset(&pipe_sig, SIGPIPE);
 	sigprocmask(SIG_BLOCK, &pipe_sig, &old);
-	if (!write_all(c->to, &m, sizeof m) && errno == EPIPE)
+	if (!move_all(c->to, &m, sizeof m, 1) && errno == EPIPE)
 		(void)sigtimedwait(&pipe_sig, NULL, &zero);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return 0;
@@ -485,7 +447,7 @@ static void worker_read(struct batch_run *r, struct child *c)
 {
 	struct job_end e;
 
-	if (read_all(c->end, &e, sizeof e) && e.job == c->job) {
+	if (move_all(c->end, &e, sizeof e, 0) && e.job == c->job) {
 		child_drain(r, c);   /* its messages came before its end */
 		finish_job(r, c, e.rc, 0);
 		return;
