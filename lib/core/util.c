@@ -27,32 +27,41 @@ void *bb__calloc(size_t n, size_t size)
 /* Huge pages: the kernel maps a 2 MiB-aligned, 2 MiB-long part of memory
  * marked MADV_HUGEPAGE with one fault (one clear of 2 MiB, no 512 faults
  * of 4 KiB each).  Linux's default "madvise" setting does it only where
- * asked, so pixel buffers ask, for the whole huge pages inside them, and
- * for the part past the last one when that is half a huge page or more
- * (the buffer is then rounded up): pixel buffers are filled whole, and 128
- * or more 4 KiB faults cost more than one 2 MiB one on real hardware, many
- * times more in a virtual machine (there one 4 KiB fault costs about 10 us,
- * the clear of a huge page about 130 us).  So a buffer holds at most twice
- * its own memory (a 512x512 canvas: 2 MiB for 1 MiB), and a smaller rest
- * (a texture's 4 MiB and 1 KiB) stays in small pages. */
-enum { BB__HUGE_PAGE = 2 << 20 };
+ * asked, so buffers filled whole ask, for the whole huge pages inside them,
+ * and for the part past the last one when that is `least` bytes or more
+ * (the buffer is then rounded up): 128 or more 4 KiB faults cost more than
+ * one 2 MiB one on real hardware, many times more in a virtual machine
+ * (there one 4 KiB fault costs about 10 us, the clear of a huge page about
+ * 130 us).  Pixel buffers round up a rest of half a huge page or more, so
+ * a buffer holds at most twice its own memory (a 512x512 canvas: 2 MiB for
+ * 1 MiB), and a smaller rest (a texture's 4 MiB and 1 KiB) stays in small
+ * pages.  A file read whole lives only until it is parsed or decoded:
+ * from 256 KiB (64 faults, about 640 us there) it takes a huge page. */
+enum { BB__HUGE_PAGE = 2 << 20, BB__FILE_HUGE = 256 << 10 };
 
-void *bb__alloc_pixels(size_t n)
+static void *alloc_huge(size_t n, size_t least)
 {
 #ifdef MADV_HUGEPAGE
-	if (n >= BB__HUGE_PAGE / 2 && n <= SIZE_MAX - BB__HUGE_PAGE) {
+	if (n >= least && n <= SIZE_MAX - BB__HUGE_PAGE) {
 		size_t whole = n & ~(size_t)(BB__HUGE_PAGE - 1);
 		void *p;
 
-		if (n - whole >= BB__HUGE_PAGE / 2)
+		if (n - whole >= least)
 			n = whole += BB__HUGE_PAGE;
 		if (posix_memalign(&p, BB__HUGE_PAGE, n) != 0)
 			return NULL;
 		(void)madvise(p, whole, MADV_HUGEPAGE);   /* advice: may be refused */
 		return p;
 	}
+#else
+	(void)least;
 #endif
 	return malloc(n ? n : 1);
+}
+
+void *bb__alloc_pixels(size_t n)
+{
+	return alloc_huge(n, BB__HUGE_PAGE / 2);
 }
 
 int bb__reserve_pixels(void **p, size_t *cap, size_t need)
@@ -140,7 +149,7 @@ bb_status bb__read_file(const char *path, size_t max_bytes, char **data,
 			free(buf);
 			return bb_error_set(err, BB_ERR_NOMEM, path, NULL, "out of memory");
 		}
-		if (!buf && !(buf = malloc(cap))) {
+		if (!buf && !(buf = alloc_huge(cap, BB__FILE_HUGE))) {
 			close(fd);
 			return bb_error_set(err, BB_ERR_NOMEM, path, NULL, "out of memory");
 		}

@@ -422,7 +422,8 @@ START_TEST(alloc_pixels_huge_pages)
 END_TEST
 
 /* bb__read_file: a regular file read whole at its size, an empty one, a
- * file whose size stat does not tell (/proc), the limit, a folder. */
+ * file whose size stat does not tell (/proc), the limit, a folder; one of
+ * 256 KiB or more in a buffer of whole huge pages (advised). */
 START_TEST(read_file_whole)
 {
 	char dir[] = "/tmp/bb-read-XXXXXX", path[64], *data;
@@ -444,6 +445,30 @@ START_TEST(read_file_whole)
 	ck_assert_uint_eq(i, size);
 	ck_assert_int_eq(data[size], '\0');
 	free(data);
+	ck_assert_int_eq(bb__read_file(path, 199999, &data, &size, &err),
+	                 BB_ERR_LIMIT);
+	ck_assert_ptr_null(data);
+	ck_assert_ptr_nonnull(f = fopen(path, "ab"));
+	for (i = 200000; i < 300000; i++)
+		fputc((int)(i * 7 % 251), f);
+	fclose(f);
+	ck_assert_int_eq(bb__read_file(path, 300000, &data, &size, &err), BB_OK);
+	ck_assert_uint_eq(size, 300000);
+	for (i = 0; i < size; i++)
+		if ((unsigned char)data[i] != i * 7 % 251)
+			break;
+	ck_assert_uint_eq(i, size);
+	ck_assert_int_eq(data[size], '\0');
+	ck_assert_uint_eq((uintptr_t)data % ((uintptr_t)2 << 20), 0);
+	ck_assert_uint_ge(malloc_usable_size(data), (size_t)2 << 20);
+	if (access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) == 0) {
+		int advised;
+
+		(void)smaps_of(data, &advised);
+		ck_assert(advised);
+	}
+	free(data);
+	ck_assert_int_eq(truncate(path, 200000), 0);
 	ck_assert_int_eq(bb__read_file(path, 199999, &data, &size, &err),
 	                 BB_ERR_LIMIT);
 	ck_assert_ptr_null(data);
