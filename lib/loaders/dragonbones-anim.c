@@ -177,31 +177,50 @@ bb_status bb__db_new_timeline(struct anim_ctx *c, const struct keys *k,
 	return BB_OK;
 }
 
-/* Interpolation of every key; returns whether the last key wraps. */
-bb_status bb__db_set_interps(struct anim_ctx *c, const struct keys *k,
-                             bb_timeline *t, int stepped, int *wraps)
+/* The interpolation of each of k's keys into ip (k->n entries, STEP
+ * until set): a bone's key list is eased once for all its properties. */
+static bb_status key_interps(struct anim_ctx *c, const struct keys *k,
+                             int stepped, bb_interp *ip)
 {
 	bb__jiter it;
 	json_t *jk;
 	bb_status s;
 
-	*wraps = 0;
+	if (stepped || k->n < 2)
+		return BB_OK;
 	bb__jeach(c->d->j, k->arr, NULL, 0, &it);
 	while (bb__jnext(&it, &jk))
-		if (!stepped && k->n > 1 &&
-		    (s = key_interp(c, jk, k->len[it.index], &t->interp[it.index])) != BB_OK)
+		if ((s = key_interp(c, jk, k->len[it.index], &ip[it.index])) != BB_OK)
 			return s;
-	/* the wrap tween to key 0 (used only while looping) */
+	return BB_OK;
+}
+
+/* The wrap tween to key 0 (used only while looping) when the last key
+ * tweens over a non-empty span; returns whether it does. */
+static int set_wrap(struct anim_ctx *c, const struct keys *k, bb_timeline *t)
+{
 	if (k->n > 1 && k->len[k->n - 1] > 0 &&
 	    t->interp[k->n - 1].kind != BB_INTERP_STEP) {
 		t->times[k->n] = bb__db_frame_time(c, c->frames);
 		t->interp[k->n].kind = BB_INTERP_STEP;
 		t->nkeys = (int)k->n + 1;
 		t->wraps = 1;
-		*wraps = 1;
-	} else {
-		t->interp[k->n - 1].kind = BB_INTERP_STEP;
+		return 1;
 	}
+	t->interp[k->n - 1].kind = BB_INTERP_STEP;
+	return 0;
+}
+
+/* Interpolation of every key; returns whether the last key wraps. */
+bb_status bb__db_set_interps(struct anim_ctx *c, const struct keys *k,
+                             bb_timeline *t, int stepped, int *wraps)
+{
+	bb_status s;
+
+	*wraps = 0;
+	if ((s = key_interps(c, k, stepped, t->interp)) != BB_OK)
+		return s;
+	*wraps = set_wrap(c, k, t);
 	return BB_OK;
 }
 
@@ -244,9 +263,10 @@ static double unwrap(double prev, double raw, double cw)
 	return raw + 2 * M_PI * cw;
 }
 
-/* One bone property from per-key values v[k]. */
+/* One bone property from per-key values v[k], eased by ip (key_interps). */
 static bb_status bone_prop(struct anim_ctx *c, const struct keys *k, int bone,
-                           bb_prop prop, const double *v, int angle)
+                           bb_prop prop, const double *v, const bb_interp *ip,
+                           int angle)
 {
 	bb_apply apply = prop >= BB_PROP_SCALE_X ? BB_APPLY_MUL : BB_APPLY_ADD;
 	bb_timeline *t;
@@ -254,9 +274,10 @@ static bb_status bone_prop(struct anim_ctx *c, const struct keys *k, int bone,
 	int wraps;
 	bb_status s;
 
-	if ((s = bb__db_new_timeline(c, k, BB_TL_BONE, bone, prop, apply, 1, &t)) != BB_OK ||
-	    (s = bb__db_set_interps(c, k, t, 0, &wraps)) != BB_OK)
+	if ((s = bb__db_new_timeline(c, k, BB_TL_BONE, bone, prop, apply, 1, &t)) != BB_OK)
 		return s;
+	memcpy(t->interp, ip, k->n * sizeof *ip);
+	wraps = set_wrap(c, k, t);
 	for (i = 0; i < k->n; i++)
 		t->values[i] = v[i];
 	if (wraps)
@@ -274,6 +295,7 @@ static bb_status bone_frames(struct anim_ctx *c, int bone, json_t *arr)
 	struct keys k;
 	double *v[6] = { NULL };
 	double cw_prev = 0;
+	bb_interp *ip = NULL;
 	bb__jiter it;
 	json_t *jk, *tr;
 	size_t i, mark;
@@ -287,6 +309,10 @@ static bb_status bone_frames(struct anim_ctx *c, int bone, json_t *arr)
 			s = bb__build_nomem(d->b);
 			goto out;
 		}
+	if (!(ip = bb__calloc(k.n, sizeof *ip))) {
+		s = bb__build_nomem(d->b);
+		goto out;
+	}
 	bb__jeach(d->j, arr, NULL, 0, &it);
 	while (bb__jnext(&it, &jk)) {
 		double skx = 0, sky = 0, cw;
@@ -311,11 +337,14 @@ static bb_status bone_frames(struct anim_ctx *c, int bone, json_t *arr)
 		v[2][i] = i == 0 ? sky : unwrap(v[2][i - 1], sky, cw_prev);
 		cw_prev = cw;
 	}
+	if ((s = key_interps(c, &k, 0, ip)) != BB_OK)
+		goto out;
 	for (p = 0; p < 6 && s == BB_OK; p++)
-		s = bone_prop(c, &k, bone, (bb_prop)p, v[p], p == 2 || p == 3);
+		s = bone_prop(c, &k, bone, (bb_prop)p, v[p], ip, p == 2 || p == 3);
 out:
 	for (p = 0; p < 6; p++)
 		free(v[p]);
+	free(ip);
 	bb__db_keys_free(&k);
 	return s;
 }
@@ -333,6 +362,7 @@ static bb_status bone_split(struct anim_ctx *c, int bone, json_t *jb)
 	for (l = 0; l < 3 && s == BB_OK; l++) {
 		struct keys k;
 		double *a = NULL, *b = NULL, cw_prev = 0;
+		bb_interp *ip = NULL;
 		bb__jiter it;
 		json_t *arr, *jk;
 		size_t i, mark;
@@ -350,7 +380,8 @@ static bb_status bone_split(struct anim_ctx *c, int bone, json_t *jb)
 		}
 		a = bb__calloc(k.n + 1, sizeof *a);
 		b = bb__calloc(k.n + 1, sizeof *b);
-		if (!a || !b)
+		ip = bb__calloc(k.n, sizeof *ip);
+		if (!a || !b || !ip)
 			s = bb__build_nomem(d->b);
 		bb__jeach(d->j, arr, NULL, 0, &it);
 		while (s == BB_OK && bb__jnext(&it, &jk)) {
@@ -373,13 +404,16 @@ static bb_status bone_split(struct anim_ctx *c, int bone, json_t *jb)
 			}
 		}
 		if (s == BB_OK)
+			s = key_interps(c, &k, 0, ip);
+		if (s == BB_OK)
 			s = bone_prop(c, &k, bone, l == 0 ? BB_PROP_X : l == 1 ?
-			              BB_PROP_ROTATION : BB_PROP_SCALE_X, a, l == 1);
+			              BB_PROP_ROTATION : BB_PROP_SCALE_X, a, ip, l == 1);
 		if (s == BB_OK)
 			s = bone_prop(c, &k, bone, l == 0 ? BB_PROP_Y : l == 1 ?
-			              BB_PROP_SKEW : BB_PROP_SCALE_Y, b, l == 1);
+			              BB_PROP_SKEW : BB_PROP_SCALE_Y, b, ip, l == 1);
 		free(a);
 		free(b);
+		free(ip);
 		bb__db_keys_free(&k);
 		if (s == BB_OK)
 			bb__jpath_pop(&d->j->path, mark);
