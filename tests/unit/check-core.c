@@ -421,44 +421,55 @@ START_TEST(alloc_pixels_huge_pages)
 }
 END_TEST
 
+/* Bytes [from, to) of read_file_whole's pattern appended to path. */
+static void append_pattern(const char *path, size_t from, size_t to)
+{
+	FILE *f = fopen(path, "ab");
+	size_t i;
+
+	ck_assert_ptr_nonnull(f);
+	for (i = from; i < to; i++)
+		fputc((int)(i * 7 % 251), f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* path read whole at its size `size`: the pattern, then a NUL; the
+ * buffer (free it). */
+static char *read_pattern(const char *path, size_t size)
+{
+	char *data;
+	size_t n, i;
+	bb_error err;
+
+	ck_assert_int_eq(bb__read_file(path, size, &data, &n, &err), BB_OK);
+	ck_assert_uint_eq(n, size);
+	for (i = 0; i < n; i++)
+		if ((unsigned char)data[i] != i * 7 % 251)
+			break;
+	ck_assert_uint_eq(i, n);
+	ck_assert_int_eq(data[n], '\0');
+	return data;
+}
+
 /* bb__read_file: a regular file read whole at its size, an empty one, a
  * file whose size stat does not tell (/proc), the limit, a folder; one of
  * 256 KiB or more in a buffer of whole huge pages (advised). */
 START_TEST(read_file_whole)
 {
 	char dir[] = "/tmp/bb-read-XXXXXX", path[64], *data;
-	size_t size, i;
+	size_t size;
 	bb_error err;
-	FILE *f;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(path, sizeof path, "%s/a.bin", dir);
-	ck_assert_ptr_nonnull(f = fopen(path, "wb"));
-	for (i = 0; i < 200000; i++)
-		fputc((int)(i * 7 % 251), f);
-	fclose(f);
-	ck_assert_int_eq(bb__read_file(path, 200000, &data, &size, &err), BB_OK);
-	ck_assert_uint_eq(size, 200000);
-	for (i = 0; i < size; i++)
-		if ((unsigned char)data[i] != i * 7 % 251)
-			break;
-	ck_assert_uint_eq(i, size);
-	ck_assert_int_eq(data[size], '\0');
-	free(data);
+	append_pattern(path, 0, 200000);
+	free(read_pattern(path, 200000));
 	ck_assert_int_eq(bb__read_file(path, 199999, &data, &size, &err),
 	                 BB_ERR_LIMIT);
 	ck_assert_ptr_null(data);
-	ck_assert_ptr_nonnull(f = fopen(path, "ab"));
-	for (i = 200000; i < 300000; i++)
-		fputc((int)(i * 7 % 251), f);
-	fclose(f);
-	ck_assert_int_eq(bb__read_file(path, 300000, &data, &size, &err), BB_OK);
-	ck_assert_uint_eq(size, 300000);
-	for (i = 0; i < size; i++)
-		if ((unsigned char)data[i] != i * 7 % 251)
-			break;
-	ck_assert_uint_eq(i, size);
-	ck_assert_int_eq(data[size], '\0');
+	ck_assert_str_eq(err.file, path);
+	append_pattern(path, 200000, 300000);
+	data = read_pattern(path, 300000);
 	ck_assert_uint_eq((uintptr_t)data % ((uintptr_t)2 << 20), 0);
 	ck_assert_uint_ge(malloc_usable_size(data), (size_t)2 << 20);
 	if (access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) == 0) {
@@ -468,11 +479,6 @@ START_TEST(read_file_whole)
 		ck_assert(advised);
 	}
 	free(data);
-	ck_assert_int_eq(truncate(path, 200000), 0);
-	ck_assert_int_eq(bb__read_file(path, 199999, &data, &size, &err),
-	                 BB_ERR_LIMIT);
-	ck_assert_ptr_null(data);
-	ck_assert_str_eq(err.file, path);
 	ck_assert_int_eq(truncate(path, 0), 0);
 	ck_assert_int_eq(bb__read_file(path, 10, &data, &size, &err), BB_OK);
 	ck_assert_uint_eq(size, 0);
